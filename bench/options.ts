@@ -1,0 +1,73 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+
+export interface BenchOptions {
+  databaseUrl: string;
+  /** Pool size of each server worker (DATABASE_POOL_SIZE). */
+  poolSize: number;
+  /** Server worker processes; each has its own pool. */
+  workers: number;
+  /** Page cache of each server worker (PAGE_CACHE_MB); 0 when disabled. */
+  pageCacheBytes: number;
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  /** Skip the Platformatic DB comparison (it takes a minute to install the first time). */
+  skipPlatformatic: boolean;
+}
+
+export const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
+/** Scratch space (logs, the Platformatic install); ignored by the linter. */
+export const WORK_DIR = fileURLToPath(new URL('./.work/', import.meta.url));
+export const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dealsignal_bench';
+
+const USAGE = `Usage: npm run bench -- [--duration SECONDS] [--warmup SECONDS] [--connections N] [--workers N] [--skip-platformatic]
+
+Environment: BENCH_DATABASE_URL (default ${DEFAULT_DATABASE_URL}); DATABASE_POOL_SIZE is passed to the server.`;
+
+function positiveInt(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new Error(`--${name} must be a positive whole number (got ${raw})\n\n${USAGE}`);
+  return Number(raw);
+}
+
+function serverSettings(env: NodeJS.ProcessEnv): Pick<BenchOptions, 'poolSize' | 'pageCacheBytes'> {
+  const config = loadConfig({ DATABASE_POOL_SIZE: env.DATABASE_POOL_SIZE, PAGE_CACHE_MB: env.PAGE_CACHE_MB });
+  return { poolSize: config.databasePoolSize, pageCacheBytes: config.pageCacheBytes };
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '32' },
+      // The server's own default on PostgreSQL: one worker per core.
+      workers: { type: 'string', default: String(availableParallelism()) },
+      'skip-platformatic': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  return {
+    databaseUrl: env.BENCH_DATABASE_URL?.trim() || DEFAULT_DATABASE_URL,
+    // The server inherits these variables and reads them through the same parser, so both sides agree.
+    ...serverSettings(env),
+    workers: positiveInt('workers', values.workers),
+    connections: positiveInt('connections', values.connections),
+    warmupSeconds: positiveInt('warmup', values.warmup),
+    durationSeconds: positiveInt('duration', values.duration),
+    skipPlatformatic: values['skip-platformatic'],
+  };
+}
+
+/** Every database connection the server may hold: the budget the driver floor and the peer get too. */
+export const serverConnections = (options: BenchOptions): number => options.workers * options.poolSize;

@@ -1,0 +1,105 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WORK_DIR } from './options.js';
+
+/** A long-running child (a server under test) whose output goes to a log file. */
+export interface Service {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  baseUrl: string;
+}
+
+const running = new Set<Service>();
+
+/** Asks the OS for a free port; a tiny race with other processes is acceptable here. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function commandExists(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Runs a command to completion with inherited output; throws with its exit status on failure. */
+export function runChecked(command: string, args: string[], options: { cwd?: string; quiet?: boolean } = {}): void {
+  const result = spawnSync(command, args, { cwd: options.cwd, stdio: options.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+  if (result.status !== 0) {
+    const output = options.quiet ? `\n${result.stdout ?? ''}${result.stderr ?? ''}` : '';
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})${output}`);
+  }
+}
+
+export function startService(
+  name: string,
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv; baseUrl: string },
+): Service {
+  mkdirSync(join(WORK_DIR, 'logs'), { recursive: true });
+  const logFile = join(WORK_DIR, 'logs', `${name}.log`);
+  const log = createWriteStream(logFile);
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const service: Service = { name, child, logFile, baseUrl: options.baseUrl };
+  running.add(service);
+  child.once('exit', () => running.delete(service));
+  return service;
+}
+
+function logTail(service: Service, lines = 30): string {
+  try {
+    return readFileSync(service.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** Polls until the service answers any HTTP status on path, or fails with the end of its log. */
+export async function waitUntilAnswering(service: Service, path: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) {
+      throw new Error(`${service.name} exited during start-up; log ${service.logFile}:\n${logTail(service)}`);
+    }
+    try {
+      await fetch(service.baseUrl + path, { signal: AbortSignal.timeout(2000) });
+      return;
+    } catch {
+      await sleep(200);
+    }
+  }
+  throw new Error(`${service.name} did not answer within ${timeoutMs / 1000} s; log ${service.logFile}:\n${logTail(service)}`);
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after a grace period. */
+export async function stopService(service: Service, graceMs = 5000): Promise<void> {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function stopAllServices(): Promise<void> {
+  await Promise.all([...running].map((service) => stopService(service)));
+}
+
+/** Last resort when the bench process itself dies: never leave a server holding a port. */
+export function killServicesSync(): void {
+  for (const service of running) service.child.kill('SIGKILL');
+}

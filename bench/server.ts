@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { freePort, runChecked, startService, waitUntilAnswering, type Service } from './processes.js';
+import { PROJECT_DIR } from './options.js';
+
+export function buildProject(): void {
+  console.log('building (npm run -s build)...');
+  runChecked('npm', ['run', '-s', 'build'], { cwd: PROJECT_DIR });
+}
+
+/** The real server, as deployed: the built CLI in its own process. */
+export async function startDealsignal(databaseUrl: string, poolSize: number, workers: number): Promise<Service> {
+  const port = await freePort();
+  const service = startService('dealsignal', process.execPath, ['bin/dealsignal.js', 'serve', '--workers', String(workers)], {
+    cwd: PROJECT_DIR,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: String(poolSize),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      // Required with DATABASE_URL; the bench uses no sessions, so a throwaway one will do.
+      SESSION_SECRET: process.env.SESSION_SECRET || randomBytes(32).toString('hex'),
+    },
+    baseUrl: `http://127.0.0.1:${port}`,
+  });
+  // Any status means the HTTP layer is up; the key check is done per scenario.
+  await waitUntilAnswering(service, '/api/v1/funding');
+  return service;
+}

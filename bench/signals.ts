@@ -1,0 +1,486 @@
+// v2 signal endpoints under load, with and without the page cache, next to their SQL through the driver:
+// `node --import tsx bench/signals.ts [--duration N] [--warmup N] [--connections N] [--workers N]`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database, Queryable, Row } from '../src/db/port.js';
+import type { AcquisitionsQuery, InvestorsQuery, JobChangesQuery } from '../src/schemas/v2.js';
+import { ResultCache } from '../src/services/result-cache.js';
+import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../src/services/signals.js';
+import { createBenchKey, ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion, type Dataset } from './database.js';
+import { runDriverFloor, steadyStateQueries, type RecordedQuery } from './driver.js';
+import { chooseLoadTool, runHttpLoad, type LoadTool } from './load.js';
+import { parseOptions, RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
+import { killServicesSync, stopAllServices, stopService, type Service } from './processes.js';
+import { machineInfo, type MachineInfo } from './report.js';
+import type { Scenario } from './scenarios.js';
+import type { LoadResult } from './stats.js';
+import { buildProject, startDealsignal } from './server.js';
+
+// ---------- helpers shared with bench/limits.ts ----------
+
+/** The account createBenchKey issues its keys for. */
+const BENCH_EMAIL = 'bench@dealsignal.local';
+/** The highest v2 limit the configuration accepts (RATE_LIMIT_* allow at most 1,000,000 per window). */
+export const HIGH_V2_LIMIT = '1000000';
+const OTHER_BENCHMARKS = 'bench/run.ts|bench/ingest.ts|wrk ';
+const DAY_MS = 86_400_000;
+
+export function loud(message: string): void {
+  console.error(`\n!!!!!!!!!!\n!! ${message}\n!!!!!!!!!!\n`);
+}
+
+/** Waits (up to 10 minutes) until no other benchmark shares the two cores; says so when it gives up. */
+export async function waitForQuiet(): Promise<boolean> {
+  const deadline = Date.now() + 10 * 60_000;
+  let announced = false;
+  for (;;) {
+    const found = spawnSync('pgrep', ['-f', OTHER_BENCHMARKS], { encoding: 'utf8' });
+    if (found.status !== 0) return true;
+    if (Date.now() > deadline) {
+      loud(
+        `another benchmark is still running after 10 minutes (pids ${found.stdout.trim().split('\n').join(', ')}); measuring anyway`,
+      );
+      return false;
+    }
+    if (!announced) console.log('   waiting for another benchmark to finish...');
+    announced = true;
+    await sleep(5000);
+  }
+}
+
+/** An enterprise key whose account has credits for any run: the credit debit stays in the path, never refuses. */
+export async function fundedBenchKey(db: Database): Promise<string> {
+  const key = await createBenchKey(db);
+  const rows = await db.query<{ id: number }>(
+    `UPDATE accounts SET credits_remaining = 1000000000, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      WHERE email = $1 RETURNING id`,
+    [BENCH_EMAIL],
+  );
+  if (rows.length === 0) throw new Error(`no account ${BENCH_EMAIL}`);
+  return key;
+}
+
+/** startDealsignal passes its own environment on: set the variables for this one start. */
+export async function startWith(
+  env: Record<string, string | undefined>,
+  options: BenchOptions,
+  workers = options.workers,
+): Promise<Service> {
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  const assign = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  assign(env);
+  try {
+    return await startDealsignal(options.databaseUrl, options.poolSize, workers);
+  } finally {
+    assign(saved);
+  }
+}
+
+export interface Probe {
+  status: number;
+  ms: number;
+  totalCount: number;
+  headers: Headers;
+  body: string;
+}
+
+/** One request, timed from the client. */
+export async function probe(url: string, headers: Record<string, string>): Promise<Probe> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  let totalCount = Number.NaN;
+  try {
+    totalCount = (JSON.parse(body) as { pagination?: { totalCount?: number } }).pagination?.totalCount ?? Number.NaN;
+  } catch {
+    // not JSON: the status tells
+  }
+  return { status: response.status, ms, totalCount, headers: response.headers, body };
+}
+
+export async function measureLoad(
+  tool: LoadTool,
+  options: BenchOptions,
+  url: string,
+  headers: Record<string, string>,
+  connections = options.connections,
+): Promise<LoadResult> {
+  const load = { url, headers, connections };
+  await runHttpLoad(tool, { ...load, seconds: options.warmupSeconds });
+  return runHttpLoad(tool, { ...load, seconds: options.durationSeconds });
+}
+
+/** A run with failed or no completed requests has no valid latency: its p99 is not a pass. */
+export const p99Within = (load: LoadResult, targetMs: number) =>
+  load.requests > 0 && load.failures === 0 && load.socketErrors === 0 && load.p99Ms <= targetMs;
+
+export function checkLoad(name: string, load: LoadResult): void {
+  if (load.requests === 0) loud(`${name}: no request completed in the measured run`);
+  if (load.failures > 0 || load.socketErrors > 0) {
+    loud(
+      `${name}: ${load.failures} non-2xx responses and ${load.socketErrors} socket errors out of ${load.requests}: figures invalid`,
+    );
+  }
+}
+
+export const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : 'n/a');
+export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+export const verdict = (pass: boolean) => (pass ? 'PASS' : '**FAIL**');
+export const describe = (load: LoadResult) =>
+  `${int(load.reqPerSec)} req/s (${int(load.requests)} requests), p50 ${ms(load.p50Ms)} ms, p99 ${ms(load.p99Ms)} ms` +
+  (load.failures + load.socketErrors > 0 ? ` (${load.failures} non-2xx, ${load.socketErrors} socket errors)` : '');
+
+export function setupLines(startedAt: Date, machine: MachineInfo, pgVersion: string, dataset: Dataset): string[] {
+  const rows = Object.entries(dataset.rowCounts)
+    .map(([table, n]) => `${table} ${int(n)}`)
+    .join(', ');
+  return [
+    `- Date: ${startedAt.toISOString()}`,
+    `- Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.ramGiB.toFixed(1)} GiB RAM ` +
+      `(1-min load average ${machine.loadAverage.toFixed(2)} at start, ${(loadavg()[0] ?? 0).toFixed(2)} at end); ` +
+      'server, PostgreSQL and load generator share the cores',
+    `- Node ${machine.nodeVersion}, PostgreSQL ${pgVersion}`,
+    `- Data set (\`seedDatabase\` large, seed 42, as of ${dataset.asOf.toISOString().slice(0, 10)}): ${rows}`,
+  ];
+}
+
+/** Replaces this heading's section when present (a rerun), else appends it; every other section is kept. */
+export function writeSection(heading: string, section: string): void {
+  const existing = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : '# Benchmark results\n';
+  const lines = existing.replace(/\s+$/, '').split('\n');
+  const start = lines.indexOf(heading);
+  let next: string[];
+  if (start === -1) {
+    next = [...lines, '', section.trimEnd()];
+  } else {
+    const endOffset = lines.slice(start + 1).findIndex((line) => /^## /.test(line));
+    const end = endOffset === -1 ? lines.length : start + 1 + endOffset;
+    next = [...lines.slice(0, start), section.trimEnd(), ...(end < lines.length ? ['', ...lines.slice(end)] : [])];
+  }
+  writeFileSync(RESULTS_FILE, next.join('\n') + '\n');
+  console.log(`\nwritten to ${RESULTS_FILE} (${heading})`);
+}
+
+export function onExitStopServers(main: () => Promise<void>): void {
+  process.on('exit', killServicesSync);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killServicesSync();
+      process.exit(130);
+    });
+  }
+  main().catch(async (err: unknown) => {
+    console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    await stopAllServices();
+    process.exitCode = 1;
+  });
+}
+
+// ---------- v2 scenarios ----------
+
+const SEARCH_P99_MS = 20;
+const FILTER_P99_MS = 50;
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+
+function withQuery(route: string, query: Record<string, string | number | boolean | undefined>): string {
+  const entries = Object.entries(query).flatMap(([name, value]): [string, string][] =>
+    value === undefined ? [] : [[name, String(value)]],
+  );
+  return entries.length === 0 ? route : `${route}?${new URLSearchParams(entries).toString()}`;
+}
+
+function jobChanges(id: string, label: string, query: JobChangesQuery, p99TargetMs: number): Scenario {
+  return {
+    id,
+    label,
+    path: withQuery('/api/v2/signals/job-changes', { ...query }),
+    p99TargetMs,
+    callService: (db, cache) => listJobChangeSignals(db, cache, query),
+  };
+}
+
+function investors(id: string, label: string, query: InvestorsQuery, p99TargetMs: number): Scenario {
+  return {
+    id,
+    label,
+    path: withQuery('/api/v2/signals/investors', { ...query }),
+    p99TargetMs,
+    callService: (db, cache) => listInvestorSignals(db, cache, query),
+  };
+}
+
+function acquisitions(id: string, label: string, query: AcquisitionsQuery, p99TargetMs: number): Scenario {
+  return {
+    id,
+    label,
+    path: withQuery('/api/v2/signals/acquisitions', { ...query }),
+    p99TargetMs,
+    callService: (db, cache) => listAcquisitionSignals(db, cache, query),
+  };
+}
+
+export function signalScenarios(asOf: Date): Scenario[] {
+  return [
+    jobChanges(
+      'e',
+      'job changes, positions + seniorities',
+      { positions: 'cto,vp of engineering,head of engineering', seniorities: 'c_level,vp,head' },
+      FILTER_P99_MS,
+    ),
+    jobChanges('f', 'job changes, search=engineer', { search: 'engineer' }, SEARCH_P99_MS),
+    investors('g', 'investors, countries + categories', { countries: 'US,GB', categories: 'vc,angel' }, FILTER_P99_MS),
+    acquisitions(
+      'h',
+      'acquisitions, 90-day range',
+      { dateFrom: isoDate(new Date(asOf.getTime() - 90 * DAY_MS)), dateTo: isoDate(asOf) },
+      FILTER_P99_MS,
+    ),
+    jobChanges('i', 'job changes, page 500', { page: 500 }, FILTER_P99_MS),
+  ];
+}
+
+// ---------- measurement ----------
+
+interface ServedRun {
+  cold: Probe;
+  load: LoadResult;
+}
+
+interface SignalResult {
+  scenario: Scenario;
+  serviceTotal: number;
+  cached: ServedRun;
+  uncached: ServedRun;
+  driver: LoadResult;
+  pageStatements: RecordedQuery[];
+  plan: string;
+}
+
+interface Context {
+  options: BenchOptions;
+  tool: LoadTool;
+  db: Database;
+  apiKey: string;
+}
+
+const SERVER_ENV = { RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT };
+
+/** Every scenario against one server: the first request (count not yet cached), then the load. */
+async function measureServer(ctx: Context, scenarios: Scenario[], pageCacheMb: string | undefined): Promise<ServedRun[]> {
+  const label = pageCacheMb === '0' ? 'page cache off' : 'page cache on';
+  console.log(`\n--- server, ${label}`);
+  const server = await startWith({ ...SERVER_ENV, PAGE_CACHE_MB: pageCacheMb }, ctx.options);
+  const headers = { authorization: `Bearer ${ctx.apiKey}` };
+  try {
+    const runs: ServedRun[] = [];
+    for (const scenario of scenarios) {
+      await waitForQuiet();
+      const url = server.baseUrl + scenario.path;
+      console.log(`${scenario.id}. ${scenario.label}: GET ${scenario.path}`);
+      const cold = await probe(url, headers);
+      if (cold.status !== 200) loud(`scenario ${scenario.id} (${label}) answers HTTP ${cold.status}: ${cold.body.slice(0, 300)}`);
+      console.log(`   first request: HTTP ${cold.status}, ${ms(cold.ms)} ms, totalCount ${int(cold.totalCount)}`);
+      const load = await measureLoad(ctx.tool, ctx.options, url, headers);
+      checkLoad(`scenario ${scenario.id} (${label})`, load);
+      console.log(`   load: ${describe(load)}`);
+      runs.push({ cold, load });
+    }
+    return runs;
+  } finally {
+    await stopService(server);
+  }
+}
+
+/** Records every statement one service call sends. */
+async function recordCall(db: Queryable, scenario: Scenario, cache: ResultCache) {
+  const recorded: RecordedQuery[] = [];
+  const recorder: Queryable = {
+    query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+      recorded.push({ sql, params: [...(params ?? [])] });
+      return db.query<T>(sql, params);
+    },
+  };
+  const page = (await scenario.callService(recorder, cache)) as SignalPage;
+  return { recorded, page };
+}
+
+const INDEX_USE = /(Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\S+)/g;
+
+/** EXPLAIN ANALYZE of a statement, summed up as the indexes it used and its execution time. */
+async function planSummary(db: Database, statement: RecordedQuery): Promise<string> {
+  const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params);
+  const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+  const indexes = [...new Set([...plan.matchAll(INDEX_USE)].map((m) => `${m[1]} on ${m[2]}`))];
+  const seq = [...new Set([...plan.matchAll(/Seq Scan on (\S+)/g)].map((m) => `Seq Scan on ${m[1]}`))];
+  const time = /Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? '?';
+  return `${[...indexes, ...seq].join(', ') || 'no scan found'}; ${time} ms`;
+}
+
+async function driverAndPlans(ctx: Context, scenario: Scenario, runs: { cached: ServedRun; uncached: ServedRun }) {
+  // First call: the cold statement (page and exact count); second call: the page statement with the count cached.
+  const { recorded: coldStatements, page } = await recordCall(ctx.db, scenario, new ResultCache(0));
+  const pageStatements = await steadyStateQueries(ctx.db, scenario, 0);
+  await waitForQuiet();
+  const driver = await runDriverFloor(pageStatements, {
+    connectionString: ctx.options.databaseUrl,
+    poolSize: serverConnections(ctx.options),
+    callers: ctx.options.connections,
+    warmupSeconds: ctx.options.warmupSeconds,
+    seconds: ctx.options.durationSeconds,
+  });
+  checkLoad(`scenario ${scenario.id} driver`, driver);
+  console.log(`${scenario.id}. driver, page statement (count cached): ${describe(driver)}`);
+  const plan = [
+    `page: ${await planSummary(ctx.db, pageStatements[pageStatements.length - 1]!)}`,
+    `page + count (cold): ${await planSummary(ctx.db, coldStatements[coldStatements.length - 1]!)}`,
+  ].join(' — ');
+  console.log(`   plan: ${plan}`);
+  for (const [name, run] of Object.entries(runs)) {
+    if (run.cold.totalCount !== page.total) {
+      loud(`scenario ${scenario.id} (${name}): totalCount ${run.cold.totalCount} over HTTP, ${page.total} from the service`);
+    }
+  }
+  return { serviceTotal: page.total, driver, pageStatements, plan };
+}
+
+// ---------- report ----------
+
+function resultTables(results: SignalResult[]): string[] {
+  return [
+    '| scenario | totalCount | first request ms, page cache on | first request ms, page cache off |',
+    '|---|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.scenario.id}. ${r.scenario.label} | ${int(r.serviceTotal)} | ${ms(r.cached.cold.ms)} | ${ms(r.uncached.cold.ms)} |`,
+    ),
+    '',
+    '| scenario | cache on req/s | p50 ms | p99 ms | cache off req/s | p50 ms | p99 ms | driver req/s | p50 ms | p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.map((r) => {
+      const [a, b, d] = [r.cached.load, r.uncached.load, r.driver];
+      return (
+        `| ${r.scenario.id}. ${r.scenario.label} | ${int(a.reqPerSec)} | ${ms(a.p50Ms)} | ${ms(a.p99Ms)} | ` +
+        `${int(b.reqPerSec)} | ${ms(b.p50Ms)} | ${ms(b.p99Ms)} | ${int(d.reqPerSec)} | ${ms(d.p50Ms)} | ${ms(d.p99Ms)} |`
+      );
+    }),
+  ];
+}
+
+function targetTable(results: SignalResult[]): string[] {
+  const rows = results.flatMap((r) => {
+    const target = r.scenario.p99TargetMs;
+    const name = `${r.scenario.id}. ${r.scenario.label}`;
+    return [
+      `| ${name}: p99 ≤ ${target} ms, page cache on | ${ms(r.cached.load.p99Ms)} ms | ${verdict(p99Within(r.cached.load, target))} |`,
+      `| ${name}: p99 ≤ ${target} ms, page cache off | ${ms(r.uncached.load.p99Ms)} ms | ${verdict(p99Within(r.uncached.load, target))} |`,
+      `| ${name}: first request (exact count computed) ≤ ${target} ms | ${ms(Math.max(r.cached.cold.ms, r.uncached.cold.ms))} ms | ` +
+        `${verdict(Math.max(r.cached.cold.ms, r.uncached.cold.ms) <= target)} |`,
+    ];
+  });
+  return ['| target | measured | result |', '|---|---:|---|', ...rows];
+}
+
+function failures(results: SignalResult[]): string[] {
+  const out: string[] = [];
+  for (const r of results) {
+    for (const [name, load] of [
+      ['page cache on', r.cached.load],
+      ['page cache off', r.uncached.load],
+      ['driver', r.driver],
+    ] as const) {
+      if (load.requests === 0) out.push(`scenario ${r.scenario.id} ${name}: no request completed`);
+      if (load.failures + load.socketErrors > 0) {
+        out.push(
+          `scenario ${r.scenario.id} ${name}: ${load.failures} non-2xx, ${load.socketErrors} socket errors of ${load.requests}`,
+        );
+      }
+    }
+    for (const [name, run] of [
+      ['page cache on', r.cached],
+      ['page cache off', r.uncached],
+    ] as const) {
+      if (run.cold.status !== 200) out.push(`scenario ${r.scenario.id} ${name}: first request HTTP ${run.cold.status}`);
+    }
+  }
+  return out;
+}
+
+function render(ctx: Context, header: string[], results: SignalResult[]): string {
+  const o = ctx.options;
+  const warnings = failures(results);
+  return [
+    '## v2 signals',
+    '',
+    ...header,
+    `- Load: ${ctx.tool}, ${o.connections} connections, ${o.warmupSeconds} s warm-up then ${o.durationSeconds} s measured; every response ` +
+      `checked for 200 (wrk non-2xx); server: ${o.workers} worker processes × pool ${o.poolSize} = ${serverConnections(o)} database connections`,
+    '- Full request path: Bearer key, v2 rate limit (enterprise tier, `RATE_LIMIT_ENTERPRISE=1000000`, the highest the ' +
+      `configuration accepts, never reached; ${process.env.REDIS_URL ? 'Redis store' : 'in-memory store, REDIS_URL unset'}), ` +
+      'query, 1 credit debited per request (account funded with 1,000,000,000 credits), usage recorded',
+    '- Page cache on: the default (64 MiB per worker; a repeated page costs a version check). Page cache off: a second server ' +
+      'process with `PAGE_CACHE_MB=0`, so every request runs the page statement (the exact count stays cached per data version).',
+    '- First request: the first request to a freshly started server for that filter, so the exact count is computed in it ' +
+      '(timed from the client, once).',
+    `- Driver: the page statement a page-cache miss runs (count cached), straight through \`pg\` by ${o.connections} callers over a pool of ${serverConnections(o)}.`,
+    '',
+    'Scenarios:',
+    '',
+    ...results.map((r) => `- ${r.scenario.id}. \`GET ${decodeURIComponent(r.scenario.path.replace(/\+/g, ' '))}\``),
+    '',
+    ...(warnings.length > 0
+      ? ['**WARNING: non-2xx responses or errors (figures invalid):**', '', ...warnings.map((w) => `- ${w}`), '']
+      : []),
+    ...resultTables(results),
+    '',
+    '### Targets',
+    '',
+    ...targetTable(results),
+    '',
+    '### Plans (EXPLAIN ANALYZE, bench database)',
+    '',
+    ...results.map((r) => `- ${r.scenario.id}. ${r.plan}`),
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const startedAt = new Date();
+  const machine = machineInfo();
+  buildProject();
+  const tool = await chooseLoadTool();
+  await ensureDatabase(options.databaseUrl);
+  const db = await openBenchDatabase(options.databaseUrl);
+  try {
+    const dataset = await ensureDataset(db);
+    const ctx: Context = { options, tool, db, apiKey: await fundedBenchKey(db) };
+    const scenarios = signalScenarios(dataset.asOf);
+    const cached = await measureServer(ctx, scenarios, undefined);
+    const uncached = await measureServer(ctx, scenarios, '0');
+    console.log('\n--- driver');
+    const results: SignalResult[] = [];
+    for (const [i, scenario] of scenarios.entries()) {
+      const runs = { cached: cached[i]!, uncached: uncached[i]! };
+      results.push({ scenario, ...runs, ...(await driverAndPlans(ctx, scenario, runs)) });
+    }
+    const header = setupLines(startedAt, machine, await postgresVersion(db), dataset);
+    const section = render(ctx, header, results);
+    console.log('\n' + [...resultTables(results), '', ...targetTable(results)].join('\n'));
+    writeSection('## v2 signals', section);
+    const warnings = failures(results);
+    if (warnings.length > 0) loud(`NON-2xx RESPONSES OR ERRORS, figures invalid:\n!! ${warnings.join('\n!! ')}`);
+  } finally {
+    await db.close();
+  }
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) onExitStopServers(main);

@@ -1,0 +1,151 @@
+// Soak: `npm run bench -- --soak 10m`. Measures capacity on a request mix, then holds about 70 %
+// of it for the given time, minute by minute, and reports p99 drift and server heap/RSS growth.
+import autocannon from 'autocannon';
+import { createBenchKey, ensureDatabase, ensureDataset, openBenchDatabase } from './database.js';
+import { replaceSection } from './results-file.js';
+import { stopAllServices } from './processes.js';
+import { machineInfo } from './report.js';
+import { buildProject, startDealsignal } from './server.js';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/dealsignal_bench';
+const CONNECTIONS = 32;
+
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(s|m)?$/.exec(text.trim());
+  if (!match) throw new Error(`--soak takes a duration like 10m or 90s (got ${text})`);
+  return Number(match[1]) * (match[2] === 'm' ? 60 : 1);
+}
+
+/** A mix of both families: cached and uncached pages, filters, deep pages. */
+function requestMix(key: string): autocannon.Request[] {
+  const v1 = { 'x-lot-api-key': key };
+  const v2 = { authorization: `Bearer ${key}` };
+  const paths: [string, Record<string, string>][] = [];
+  for (let page = 1; page <= 40; page++) {
+    paths.push([`/api/v1/funding?country=US&page=${page}`, v1]);
+    paths.push([`/api/v1/m-a?status=completed&page=${page}`, v1]);
+    paths.push([`/api/v2/signals/job-changes?seniorities=vp,head&page=${page}`, v2]);
+    paths.push([`/api/v2/signals/investors?countries=US,GB&page=${page}`, v2]);
+  }
+  return paths.map(([path, headers]) => ({ method: 'GET', path, headers }));
+}
+
+interface Window {
+  minute: number;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  rssMiB: number;
+  heapMiB: number;
+}
+
+async function serverMemory(baseUrl: string): Promise<{ rssMiB: number; heapMiB: number }> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    rssMiB: value('dealsignal_process_resident_memory_bytes') / 2 ** 20,
+    heapMiB: value('dealsignal_nodejs_heap_size_used_bytes') / 2 ** 20,
+  };
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+export async function runSoak(seconds: number): Promise<string> {
+  await ensureDatabase(DATABASE_URL);
+  const db = await openBenchDatabase(DATABASE_URL);
+  const dataset = await ensureDataset(db);
+  const key = await createBenchKey(db);
+  // Neither limits nor credits may refuse the soak's traffic.
+  await db.query(
+    `UPDATE accounts SET v1_rate_limit = 100000000, credits_remaining = 1000000000,
+            credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+      WHERE id = (SELECT account_id FROM api_keys ORDER BY created_at DESC LIMIT 1)`,
+  );
+  await db.close();
+  process.env.RATE_LIMIT_ENTERPRISE = '1000000';
+  buildProject();
+  const server = await startDealsignal(DATABASE_URL, 8, 1);
+  try {
+    const requests = requestMix(key);
+    const capacity = await run({ url: server.baseUrl, connections: CONNECTIONS, duration: 15, requests });
+    const rate = Math.round(capacity.requests.average * 0.7);
+    console.log(`capacity on the mix: ${Math.round(capacity.requests.average)} req/s; soaking at ${rate} req/s for ${seconds} s`);
+    const windows: Window[] = [];
+    const start = await serverMemory(server.baseUrl);
+    for (let minute = 1, left = seconds; left > 0; minute++, left -= 60) {
+      const result = await run({
+        url: server.baseUrl,
+        connections: CONNECTIONS,
+        duration: Math.min(60, left),
+        overallRate: rate,
+        requests,
+      });
+      const memory = await serverMemory(server.baseUrl);
+      const window = {
+        minute,
+        reqPerSec: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+        ...memory,
+      };
+      windows.push(window);
+      console.log(
+        `minute ${minute}: ${Math.round(window.reqPerSec)} req/s, p50 ${window.p50} ms, p99 ${window.p99} ms, ` +
+          `RSS ${window.rssMiB.toFixed(0)} MiB, heap ${window.heapMiB.toFixed(0)} MiB, non-2xx ${window.non2xx}, errors ${window.errors}`,
+      );
+    }
+    return renderSoak({ seconds, capacity: capacity.requests.average, rate, start, windows, rows: dataset });
+  } finally {
+    await stopAllServices();
+  }
+}
+
+function renderSoak(run: {
+  seconds: number;
+  capacity: number;
+  rate: number;
+  start: { rssMiB: number; heapMiB: number };
+  windows: Window[];
+  rows: object;
+}): string {
+  const m = machineInfo();
+  const first = run.windows[0]!;
+  const last = run.windows.at(-1)!;
+  const lines = [
+    '## Soak',
+    '',
+    `- Date: ${new Date().toISOString()}; machine: ${m.cpuModel}, ${m.cores} cores, ${m.ramGiB.toFixed(1)} GiB; Node ${m.nodeVersion}`,
+    `- Data: the large data set (${JSON.stringify(run.rows).replace(/"/g, '').slice(0, 200)})`,
+    `- Mix: 160 paths over both families (v1 funding and m-a pages 1-40, v2 job changes and investors pages 1-40), ${CONNECTIONS} connections (autocannon)`,
+    `- Capacity on the mix: ${Math.round(run.capacity)} req/s; soak at ${run.rate} req/s (70 %) for ${run.seconds} s`,
+    `- Server memory before the soak: RSS ${run.start.rssMiB.toFixed(0)} MiB, heap ${run.start.heapMiB.toFixed(0)} MiB`,
+    '',
+    '| minute | req/s | p50 ms | p99 ms | RSS MiB | heap MiB | non-2xx | errors |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...run.windows.map(
+      (w) =>
+        `| ${w.minute} | ${Math.round(w.reqPerSec)} | ${w.p50} | ${w.p99} | ${w.rssMiB.toFixed(0)} | ${w.heapMiB.toFixed(0)} | ${w.non2xx} | ${w.errors} |`,
+    ),
+    '',
+    `Growth after the first minute (warm-up): RSS ${(last.rssMiB - first.rssMiB).toFixed(1)} MiB, heap ${(last.heapMiB - first.heapMiB).toFixed(1)} MiB; ` +
+      `p99 drift ${(last.p99 - first.p99).toFixed(1)} ms (first ${first.p99} ms, last ${last.p99} ms).`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const index = process.argv.indexOf('--soak');
+  const seconds = parseDuration(index >= 0 ? (process.argv[index + 1] ?? '10m') : '10m');
+  const section = await runSoak(seconds);
+  console.log(`\n${section}`);
+  replaceSection('## Soak', section);
+}

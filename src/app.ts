@@ -1,0 +1,184 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config.js';
+import type { Database } from './db/port.js';
+import { V1_SHARED_SCHEMAS, V1Error } from './schemas/v1.js';
+import { ResultCache } from './services/result-cache.js';
+import { KeyVerifier } from './services/key-verifier.js';
+import { v1Routes } from './routes/v1/index.js';
+import { v2Routes } from './routes/v2/index.js';
+import { accountRoutes } from './routes/account/index.js';
+import { adminRoutes } from './routes/admin/index.js';
+import { V2_SHARED_SCHEMAS } from './schemas/v2.js';
+import { CreditMeter } from './services/credits.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
+import { createRedisClient, RedisRateLimitStore } from './infra/redis-rate-limit-store.js';
+import { ResilientRateLimitStore, type FallbackLogger } from './infra/resilient-rate-limit-store.js';
+import { RateLimiter } from './services/rate-limits.js';
+import { UsageRecorder } from './services/usage.js';
+import { Metrics } from './infra/metrics.js';
+import { operations, requestId, type Lifecycle } from './http/operations.js';
+import { v1ErrorShape, v2ErrorShape } from './http/family.js';
+
+/** What the routes need, built once per app. */
+export interface AppServices {
+  config: Config;
+  db: Database;
+  keys: KeyVerifier;
+  counts: ResultCache;
+  credits: CreditMeter;
+  /** Undefined when rate limits are switched off. */
+  limiter: RateLimiter | undefined;
+  /** Where windows live (Redis shared, or memory); also used for login-attempt limits. */
+  rateLimitStore: RateLimitStore;
+  usage: UsageRecorder;
+  metrics: Metrics;
+  lifecycle: Lifecycle;
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Database;
+  /** Overrides for tests (e.g. a key verifier with a fake clock). */
+  services?: Partial<Pick<AppServices, 'keys' | 'counts'>>;
+  /** Where rate-limit windows live; by default Redis (REDIS_URL) with a memory fallback, else memory. */
+  rateLimitStore?: RateLimitStore;
+  /** Shared with the server, which marks it draining on shutdown. */
+  lifecycle?: Lifecycle;
+  /** pino destination (tests capture logs); defaults to stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+// Headers are not logged by the request serializer below; these paths guard any log call that adds them.
+const REDACTED_PATHS = [
+  'req.headers["x-lot-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'password',
+  '*.password',
+  '*.adminToken',
+  '*.token',
+];
+
+const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token|password|x-lot-api-key)=)[^&]*/gi;
+
+/** The URL as logged: credential-looking query parameters are blanked (keys are never accepted there anyway). */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
+function defaultRateLimitStore(config: Config, log: FallbackLogger): RateLimitStore {
+  if (!config.redisUrl) return new MemoryRateLimitStore();
+  const redis = createRedisClient({ url: config.redisUrl, commandTimeoutMs: config.rateLimits.redisTimeoutMs });
+  // Connection errors surface through failed commands (and the fallback); don't let them crash the process.
+  redis.on('error', () => undefined);
+  return new ResilientRateLimitStore(
+    new RedisRateLimitStore(redis),
+    new MemoryRateLimitStore(),
+    log,
+    config.rateLimits.redisTimeoutMs,
+  );
+}
+
+/** Builds the whole HTTP app without listening: used by the server, the tests and the benchmark. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip ?? req.socket?.remoteAddress,
+        }),
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    // Bounds on what a client can make us hold: header and URL sizes are limited by Node's parser.
+    routerOptions: { maxParamLength: 200 },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    // On close, idle keep-alive sockets are not cut at once (a client may be sending on one):
+    // the server answers each with 503 + Connection: close, and the shutdown closes stragglers.
+    forceCloseConnections: false,
+    // A request id on every log line and in X-Request-Id.
+    genReqId: requestId,
+    ajv: {
+      // Unknown query parameters are errors, not silently dropped.
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+  });
+  app.decorateRequest('principal', null);
+  app.decorateRequest('creditsCharged', 0);
+
+  const rateLimitStore = options.rateLimitStore ?? defaultRateLimitStore(config, app.log);
+  const services: AppServices = {
+    config,
+    db,
+    keys: options.services?.keys ?? new KeyVerifier(db, config.keyCacheMs),
+    counts: options.services?.counts ?? new ResultCache(config.pageCacheBytes),
+    credits: new CreditMeter(db, config.credits),
+    limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
+    rateLimitStore,
+    usage: new UsageRecorder(db, app.log),
+    metrics: new Metrics(db),
+    lifecycle: options.lifecycle ?? { draining: false },
+  };
+  app.addHook('onClose', async () => {
+    await services.usage.flush();
+    await services.rateLimitStore.close();
+  });
+
+  await app.register(operations, { services, lifecycle: services.lifecycle });
+
+  for (const schema of [...V1_SHARED_SCHEMAS, V1Error, ...V2_SHARED_SCHEMAS]) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'dealsignal API',
+        version: '1.0.0',
+        description:
+          'Funding rounds and M&A deals (v1, `x-lot-api-key` header) and signals (v2, Bearer key). ' +
+          'v1 pages hold 20 records, newest `date_seen` first; paging is in the X-Total-Count, X-Page, X-Per-Page and Link headers. ' +
+          'Unused list filters are echoed in `params` as empty arrays, unused scalar filters as null.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-lot-api-key', description: 'v1 API key' },
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'v2: Authorization: Bearer <API key>' },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The home page, sign-up/sign-in and the profile page (HTML, in a scope of their own).
+  if (!config.sessionSecret) throw new Error('SESSION_SECRET is not set');
+  const sessionSecret = config.sessionSecret;
+  await app.register((scope) => accountRoutes(scope, services, { sessionSecret }));
+
+  await app.register((scope) => v1Routes(scope, services), { prefix: '/api/v1' });
+  await app.register((scope) => v2Routes(scope, services), { prefix: '/api/v2' });
+  if (config.adminToken) {
+    const adminToken = config.adminToken;
+    await app.register((scope) => adminRoutes(scope, services, { adminToken }), { prefix: '/admin' });
+  }
+
+  // Paths outside every route (including ones that normalise above /api/v1, like /api/v1/..).
+  app.setNotFoundHandler((request, reply) => {
+    const shape = request.url.startsWith('/api/v2') ? v2ErrorShape : v1ErrorShape;
+    reply.code(404).send(shape.body(404, `${shape.notFoundMessage}: ${request.method} ${request.url.split('?')[0]}`));
+  });
+  return app;
+}

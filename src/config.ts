@@ -1,0 +1,168 @@
+// The one place that reads the environment. Everything else receives a Config.
+
+export type Tier = 'free' | 'pro' | 'enterprise';
+export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public base URL printed in docs and curl examples. */
+  publicUrl: string;
+  dataDir: string;
+  /** PostgreSQL connection string; undefined selects the embedded PGlite store in dataDir. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** PostgreSQL cancels statements running longer; the client gets a 503. */
+  statementTimeoutMs: number;
+  redisUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How long a verified API key is trusted from the in-memory cache. */
+  keyCacheMs: number;
+  /** Seed demo data and a demo key when the store is empty (embedded store only by default). */
+  seedDemo: boolean;
+  /** Record every keyed request (the account page's usage chart); off only to measure its cost. */
+  usageRecording: boolean;
+  /** Memory for pages served again while the data is unchanged (version-checked); 0 disables. */
+  pageCacheBytes: number;
+  /** Monthly v2 credit allowance per tier. */
+  credits: Record<Tier, number>;
+  /**
+   * Signs session cookies of the account pages; the same on every instance. Required with
+   * DATABASE_URL; on the embedded store the server keeps a generated one in DATA_DIR.
+   */
+  sessionSecret: string | undefined;
+  /** Bearer token of the ingestion routes (/admin/ingest/KIND); the routes are off when unset. */
+  adminToken: string | undefined;
+  /** Folder watched for files to ingest while serving. */
+  inboxDir: string | undefined;
+  /** Bearer token protecting /metrics; open when unset. */
+  metricsToken: string | undefined;
+  loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number };
+  /** Open connections a process accepts at most. */
+  maxConnections: number;
+  /** Seconds between readiness turning 503 and the server closing, so load balancers notice. */
+  shutdownDelayMs: number;
+  rateLimits: {
+    enabled: boolean;
+    windowMs: number;
+    /** v1 requests per window and account, unless the account has its own. */
+    v1: number;
+    /** v2 requests per window and account, by tier. */
+    v2: Record<Tier, number>;
+    /** Failed authentications per window and client IP before 429s. */
+    authFailures: number;
+    /** Longest a request may wait on Redis before the in-memory fallback answers. */
+    redisTimeoutMs: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    problems.push(`${name}=${JSON.stringify(raw)} is not a whole number`);
+    return fallback;
+  }
+  const value = Number(raw);
+  if (value < min || value > max) problems.push(`${name}=${raw} must be between ${min} and ${max}`);
+  return value;
+}
+
+function boolVar(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  problems.push(`${name}=${JSON.stringify(raw)} must be true or false`);
+  return fallback;
+}
+
+function urlVar(env: Env, name: string, protocols: string[], problems: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  try {
+    const url = new URL(raw);
+    if (!protocols.includes(url.protocol)) {
+      problems.push(`${name} must use ${protocols.join(' or ')} (got ${url.protocol})`);
+    }
+  } catch {
+    problems.push(`${name} is not a valid URL`);
+  }
+  return raw.trim();
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Parses the environment once; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const port = intVar(env, 'PORT', 3000, 0, 65535, problems);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const logLevelRaw = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
+    problems.push(`LOG_LEVEL=${JSON.stringify(env.LOG_LEVEL)} must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const databaseUrl = urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], problems);
+  const redisUrl = urlVar(env, 'REDIS_URL', ['redis:', 'rediss:'], problems);
+  const publicUrlRaw = urlVar(env, 'PUBLIC_URL', ['http:', 'https:'], problems);
+  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const config: Config = {
+    port,
+    host,
+    publicUrl: (publicUrlRaw ?? `http://${displayHost}:${port}`).replace(/\/+$/, ''),
+    dataDir: env.DATA_DIR?.trim() || './data',
+    databaseUrl,
+    databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 8, 1, 200, problems),
+    statementTimeoutMs: intVar(env, 'STATEMENT_TIMEOUT_MS', 5000, 0, 600_000, problems),
+    redisUrl,
+    logLevel: (LOG_LEVELS as readonly string[]).includes(logLevelRaw) ? (logLevelRaw as Config['logLevel']) : 'info',
+    keyCacheMs: intVar(env, 'KEY_CACHE_MS', 1000, 0, 60_000, problems),
+    seedDemo: boolVar(env, 'SEED_DEMO', databaseUrl === undefined, problems),
+    usageRecording: boolVar(env, 'USAGE_RECORDING', true, problems),
+    pageCacheBytes: intVar(env, 'PAGE_CACHE_MB', 64, 0, 16_384, problems) * 1024 * 1024,
+    credits: {
+      free: intVar(env, 'CREDITS_FREE', 100, 0, 1e12, problems),
+      pro: intVar(env, 'CREDITS_PRO', 10_000, 0, 1e12, problems),
+      enterprise: intVar(env, 'CREDITS_ENTERPRISE', 1_000_000, 0, 1e12, problems),
+    },
+    sessionSecret: env.SESSION_SECRET?.trim() || undefined,
+    adminToken: env.ADMIN_TOKEN?.trim() || undefined,
+    inboxDir: env.INBOX_DIR?.trim() || undefined,
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    loadShedding: {
+      maxEventLoopDelayMs: intVar(env, 'LOAD_SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000, problems),
+      maxEventLoopUtilization: intVar(env, 'LOAD_SHED_EVENT_LOOP_UTILIZATION_PCT', 0, 0, 100, problems) / 100,
+    },
+    maxConnections: intVar(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
+    shutdownDelayMs: intVar(env, 'SHUTDOWN_DELAY_MS', 1000, 0, 8000, problems),
+    rateLimits: {
+      enabled: boolVar(env, 'RATE_LIMITS', true, problems),
+      windowMs: intVar(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000, problems),
+      v1: intVar(env, 'RATE_LIMIT_V1', 60, 1, 1_000_000, problems),
+      v2: {
+        free: intVar(env, 'RATE_LIMIT_FREE', 10, 1, 1_000_000, problems),
+        pro: intVar(env, 'RATE_LIMIT_PRO', 60, 1, 1_000_000, problems),
+        enterprise: intVar(env, 'RATE_LIMIT_ENTERPRISE', 600, 1, 1_000_000, problems),
+      },
+      authFailures: intVar(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000, problems),
+      redisTimeoutMs: intVar(env, 'REDIS_TIMEOUT_MS', 250, 10, 10_000, problems),
+    },
+  };
+  if (config.sessionSecret !== undefined && config.sessionSecret.length < 32) {
+    problems.push('SESSION_SECRET must be at least 32 characters');
+  } else if (config.sessionSecret === undefined && databaseUrl !== undefined) {
+    problems.push('SESSION_SECRET is required with DATABASE_URL (at least 32 characters, the same on every instance)');
+  }
+  if (config.adminToken !== undefined && config.adminToken.length < 24)
+    problems.push('ADMIN_TOKEN must be at least 24 characters');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Database, Queryable } from './port.js';
+
+/**
+ * The embedded store: PostgreSQL compiled to WASM, in this process.
+ * dataDir undefined keeps it in memory (tests). PGlite has a single connection,
+ * so a transaction holds it exclusively; PGlite queues other queries meanwhile.
+ */
+export async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // int8 as JS numbers, as the pg adapter does: every value we store fits in 2^53.
+  const pg = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers: { 20: (value: string) => Number(value) } });
+  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
+    async query(sql, params) {
+      const result = await q.query(sql, params as unknown[] | undefined);
+      return result.rows as never;
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(pg),
+    async exec(sql) {
+      await pg.exec(sql);
+    },
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

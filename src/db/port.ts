@@ -1,0 +1,30 @@
+// The query port: the rest of the code talks to this and never learns whether
+// PostgreSQL (pg) or the embedded PGlite store sits behind it.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Row = Record<string, any>;
+
+export interface Queryable {
+  query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs fn inside one transaction; rolls back when fn throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+  /** Connection pool figures for metrics (PostgreSQL only). */
+  poolStats?(): { total: number; idle: number; waiting: number };
+}
+
+/** Thrown when the database cannot be reached; the HTTP layer answers 503. */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
+/** Thrown when a statement ran past the statement timeout and was cancelled; answered with 503. */
+export class QueryTimeoutError extends Error {
+  override name = 'QueryTimeoutError';
+}

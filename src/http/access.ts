@@ -1,0 +1,91 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitDecision } from '../infra/rate-limit-store.js';
+import type { KeyVerifier } from '../services/key-verifier.js';
+import type { Family, RateLimiter } from '../services/rate-limits.js';
+import type { UsageRecorder } from '../services/usage.js';
+import type { Metrics } from '../infra/metrics.js';
+import type { KeyExtractor } from './auth.js';
+import { ApiError } from './errors.js';
+
+export interface AccessOptions {
+  family: Family;
+  keys: KeyVerifier;
+  /** Absent when rate limits are switched off (RATE_LIMITS=false). */
+  limiter: RateLimiter | undefined;
+  extractKey: KeyExtractor;
+  metrics: Metrics;
+  unauthorizedMessage: string;
+  rateLimitedMessage: (limit: number, windowMs: number) => string;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs: number): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    // Unix time (s) at which the oldest counted request leaves the window.
+    'x-ratelimit-reset': String(Math.ceil((Date.now() + decision.resetMs) / 1000)),
+  };
+  if (family === 'v2') {
+    // IETF draft-ietf-httpapi-ratelimit-headers (structured fields).
+    headers['ratelimit-policy'] = `"default";q=${decision.limit};w=${Math.round(windowMs / 1000)}`;
+    headers['ratelimit'] = `"default";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`;
+  }
+  if (!decision.allowed) headers['retry-after'] = String(seconds(decision.resetMs));
+  return headers;
+}
+
+/**
+ * The onRequest guard of a keyed family: key, then rate limit, before validation, query
+ * and credits. Failed authentications are limited per client IP; valid keys never are.
+ */
+export function keyedAccess(options: AccessOptions) {
+  const { family, keys, limiter } = options;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = await keys.verify(options.extractKey(request));
+    if (!principal) {
+      if (limiter) {
+        const failures = await limiter.authFailure(request.ip);
+        if (!failures.allowed) {
+          options.metrics.rateLimitRejections.inc({ family, reason: 'auth_failures' });
+          throw new ApiError('RATE_LIMITED', 'Too many failed authentication attempts. Please try again later.', {
+            'retry-after': String(seconds(failures.resetMs)),
+          });
+        }
+      }
+      throw new ApiError('UNAUTHORIZED', options.unauthorizedMessage);
+    }
+    request.principal = principal;
+    if (!limiter) return;
+    const decision = await limiter.check(family, principal);
+    const headers = rateLimitHeaders(decision, family, limiter.windowMs);
+    if (!decision.allowed) {
+      options.metrics.rateLimitRejections.inc({ family, reason: 'limit' });
+      throw new ApiError('RATE_LIMITED', options.rateLimitedMessage(decision.limit, limiter.windowMs), headers);
+    }
+    reply.headers(headers);
+  };
+}
+
+/** "per minute" for the contract's window, else the actual length. */
+export function windowWords(windowMs: number): string {
+  return windowMs === 60_000 ? 'per minute' : `per ${windowMs / 1000} seconds`;
+}
+
+/** onResponse hook: every request made with a valid key is recorded (batched, off the request path). */
+export function recordUsage(usage: UsageRecorder, family: Family) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = request.principal;
+    if (!principal) return;
+    usage.record({
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      family,
+      endpoint: request.routeOptions.url ?? request.url.split('?')[0]!,
+      status: reply.statusCode,
+      credits: request.creditsCharged,
+      at: new Date(),
+    });
+  };
+}

@@ -1,0 +1,26 @@
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../services/key-verifier.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** Credits this request was charged (v2 data requests). */
+    creditsCharged: number;
+  }
+}
+
+export type KeyExtractor = (request: FastifyRequest) => string | undefined;
+
+/** v1: the key travels in the x-lot-api-key header, never in the query string. */
+export const v1Key: KeyExtractor = (request) => {
+  const value = request.headers['x-lot-api-key'];
+  return typeof value === 'string' ? value.trim() : undefined;
+};
+
+/** v2: Authorization: Bearer <key>. */
+export const bearerKey: KeyExtractor = (request) => {
+  const value = request.headers.authorization;
+  if (typeof value !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return match?.[1];
+};

@@ -1,0 +1,32 @@
+// One error catalog for both families. Services and hooks throw ApiError with a code;
+// each family's handler turns it into its own body shape.
+
+export const ERROR_STATUS = {
+  INVALID_PARAMETER: 400,
+  UNAUTHORIZED: 401,
+  CREDITS_EXHAUSTED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const invalidParameter = (message: string) => new ApiError('INVALID_PARAMETER', message);

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import underPressure from '@fastify/under-pressure';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppServices } from '../app.js';
+import { v1ErrorShape, v2ErrorShape, type ErrorShape } from './family.js';
+
+/** Lifecycle state the server changes and the readiness probe reports. */
+export interface Lifecycle {
+  draining: boolean;
+}
+
+export const MAX_URL_LENGTH = 4096;
+
+/** Request ids: a sane incoming X-Request-Id is kept (tracing across proxies), else a fresh UUID. */
+export function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+}
+
+/** The error shape of whatever family a path belongs to; operator routes use the v1 shape's plain text. */
+function shapeFor(url: string): ErrorShape {
+  if (url.startsWith('/api/v2')) return v2ErrorShape;
+  return v1ErrorShape;
+}
+
+const adminBody = (status: number, message: string) => ({ code: status, message });
+
+function errorBody(request: FastifyRequest, status: number, message: string): object {
+  return request.url.startsWith('/api/') ? shapeFor(request.url).body(status, message) : adminBody(status, message);
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  return reply.code(status).send(errorBody(request, status, message));
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/**
+ * Health, readiness, metrics, request ids, URL bounds and load shedding: what an operator runs on.
+ * Registered without encapsulation, so its hooks cover every route of the app.
+ */
+export const operations = fp(
+  async (app: FastifyInstance, options: { services: AppServices; lifecycle: Lifecycle }) => {
+    const { services, lifecycle } = options;
+    const { metrics, config, db } = services;
+
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+      if (request.url.length > MAX_URL_LENGTH) {
+        return sendError(request, reply, 414, `URI too long: at most ${MAX_URL_LENGTH} characters`);
+      }
+    });
+
+    // While draining, tell keep-alive clients to reconnect (to another instance) rather than reuse
+  // a socket this process is about to close, so no request is ever sent into a closing socket.
+  app.addHook('onSend', async (_request, reply) => {
+    if (lifecycle.draining) reply.header('connection', 'close');
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+      const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+      metrics.requests.inc(labels);
+      metrics.duration.observe(labels, reply.elapsedTime / 1000);
+    });
+
+    // Under overload, answer 503 at once instead of letting latency grow without bound.
+    await app.register(underPressure, {
+      maxEventLoopDelay: config.loadShedding.maxEventLoopDelayMs,
+      maxEventLoopUtilization: config.loadShedding.maxEventLoopUtilization,
+      sampleInterval: 100,
+      exposeStatusRoute: false,
+      pressureHandler: (request, reply) => {
+        reply.header('retry-after', '1');
+        void sendError(request, reply, 503, 'Service overloaded, please retry shortly');
+      },
+    });
+
+    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+    // Readiness depends on the database only: a Redis blip must not pull every instance out at once.
+    app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+      if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
+      try {
+        await Promise.race([
+          db.query('SELECT 1'),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
+        ]);
+        return { status: 'ready' };
+      } catch {
+        return reply.code(503).header('retry-after', '2').send({ status: 'database unavailable' });
+      }
+    });
+
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (config.metricsToken && bearer(request) !== config.metricsToken) {
+        return reply.code(401).send({ code: 401, message: 'metrics need Authorization: Bearer <METRICS_TOKEN>' });
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  },
+  { name: 'dealsignal-operations' },
+);

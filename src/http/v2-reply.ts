@@ -1,0 +1,27 @@
+import type { FastifyReply } from 'fastify';
+import type { Pagination, SignalEndpoint } from '../schemas/v2.js';
+import type { SignalPage } from '../services/signals.js';
+
+export function pagination(page: SignalPage): Pagination {
+  const totalPages = Math.ceil(page.total / page.limit);
+  return {
+    currentPage: page.page,
+    totalPages,
+    totalCount: page.total,
+    hasNextPage: page.page < totalPages,
+    hasPreviousPage: page.page > 1,
+  };
+}
+
+/** Sends the v2 envelope around the page's prepared JSON text (no re-serialisation of records). */
+export function sendSignalPage(
+  reply: FastifyReply,
+  endpoint: SignalEndpoint,
+  page: SignalPage,
+  credits: { used: number; remaining: number },
+) {
+  const meta = { endpoint, creditsUsed: credits.used, creditsRemaining: credits.remaining };
+  reply.header('cache-control', 'no-store').header('x-credits-remaining', String(credits.remaining));
+  const body = `{"success":true,"data":${page.dataJson},"pagination":${JSON.stringify(pagination(page))},"meta":${JSON.stringify(meta)}}`;
+  return reply.type('application/json; charset=utf-8').send(body);
+}

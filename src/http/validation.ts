@@ -1,0 +1,67 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { invalidParameter } from './errors.js';
+
+interface AjvLikeError extends FastifySchemaValidationError {
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'a single value (not repeated)',
+  boolean: 'true or false',
+};
+
+/** Turns the first schema violation into a message naming the parameter and the rule. */
+export function describeValidationError(errors: FastifySchemaValidationError[], allowed: string[]): string {
+  const error = errors[0] as AjvLikeError | undefined;
+  if (!error) return 'Invalid request';
+  const name = error.instancePath
+    .replace(/^\//, '')
+    .replace(/\/\d+$/, '')
+    .replace(/\//g, '.');
+  const p = error.params;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `Unknown parameter "${String(p.additionalProperty)}"; allowed parameters: ${allowed.join(', ')}`;
+    case 'type':
+      return `${name} must be ${TYPE_WORDS[String(p.type)] ?? String(p.type)}`;
+    case 'minimum':
+      return `${name} must be >= ${String(p.limit)}`;
+    case 'maximum':
+      return `${name} must be <= ${String(p.limit)}`;
+    case 'minLength':
+      return p.limit === 1 ? `${name} must not be empty` : `${name} must be at least ${String(p.limit)} characters`;
+    case 'maxLength':
+      return `${name} must be at most ${String(p.limit)} characters`;
+    case 'format':
+      return p.format === 'date'
+        ? `${name} must be a valid calendar date in YYYY-MM-DD form`
+        : `${name} must be a valid ${String(p.format)}`;
+    case 'enum':
+      return `${name} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'anyOf':
+    case 'const':
+      return `${name} has a value that is not allowed`;
+    default:
+      return `${name || 'request'} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a NUL in a parameter would fail inside the
+ * database. It is refused up front as the client's mistake (400), naming the parameter.
+ * Runs as a preValidation hook: after the key and rate-limit checks, before the schema.
+ */
+export async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query || typeof query !== 'object') return;
+  for (const [name, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (name.includes('\u0000') || values.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+      throw invalidParameter(`${name.replaceAll('\u0000', '%00')} must not contain a NUL character (%00)`);
+    }
+  }
+}

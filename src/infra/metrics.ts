@@ -1,0 +1,62 @@
+import client from 'prom-client';
+import type { Database } from '../db/port.js';
+
+/** The service's Prometheus metrics, in a registry of its own (several apps may share a process in tests). */
+export class Metrics {
+  readonly registry = new client.Registry();
+
+  readonly requests = new client.Counter({
+    name: 'dealsignal_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly duration = new client.Histogram({
+    name: 'dealsignal_http_request_duration_seconds',
+    help: 'HTTP request latency by route, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly rateLimitRejections = new client.Counter({
+    name: 'dealsignal_rate_limit_rejections_total',
+    help: 'Requests refused with 429, by family and reason',
+    labelNames: ['family', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly creditsCharged = new client.Counter({
+    name: 'dealsignal_credits_charged_total',
+    help: 'v2 credits charged, by endpoint',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+
+  readonly ingestRecords = new client.Counter({
+    name: 'dealsignal_ingest_records_total',
+    help: 'Records received by ingestion, by kind and outcome (inserted, updated, unchanged, rejected)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(db: Database) {
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'dealsignal_' });
+    const stats = db.poolStats?.bind(db);
+    if (stats) {
+      new client.Gauge({
+        name: 'dealsignal_db_pool_connections',
+        help: 'PostgreSQL pool connections by state',
+        labelNames: ['state'] as const,
+        registers: [this.registry],
+        collect() {
+          const s = stats();
+          this.set({ state: 'total' }, s.total);
+          this.set({ state: 'idle' }, s.idle);
+          this.set({ state: 'waiting' }, s.waiting);
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppServices } from '../../app.js';
+import type { FormProblem, WebLimits } from '../../services/web-accounts.js';
+import type { Assets } from '../../web/assets.js';
+import type { PageContext } from '../../web/layout.js';
+import { loginPage } from '../../web/pages/auth.js';
+import { clearSessionCookie, issueFormCsrf, type RequestSession } from './session.js';
+
+/** The shared services the account pages use (and nothing more). */
+export type AccountServices = Pick<AppServices, 'config' | 'db' | 'keys' | 'credits' | 'usage' | 'rateLimitStore'>;
+
+/** What every account route needs, resolved once at registration. */
+export interface WebDeps {
+  services: AccountServices;
+  assets: Assets;
+  rollGraceMs: number;
+  sessionTtlMs: number;
+  limits: WebLimits;
+}
+
+/** HTTP status of a refused form, by the kind of problem. */
+export const PROBLEM_STATUS: Record<FormProblem['kind'], number> = {
+  invalid: 422,
+  duplicate: 409,
+  unauthorized: 401,
+  limited: 429,
+};
+
+export const CSRF_PROBLEM: FormProblem = {
+  kind: 'invalid',
+  message: 'This form has expired or was sent from somewhere else, so nothing was changed. Please try again.',
+};
+export const CSRF_STATUS = 403;
+
+export function pageContext(deps: WebDeps, request: FastifyRequest, session: RequestSession): PageContext {
+  return {
+    assets: deps.assets,
+    viewer: session.status === 'active' ? session.viewer : null,
+    path: request.url.split('?')[0]!,
+  };
+}
+
+/** Pages can carry a key shown once, CSRF tokens and account data: never stored by any cache. */
+export function sendPage(reply: FastifyReply, status: number, page: string) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+}
+
+const LOGIN_NOTICES = {
+  expired: 'Your session has expired. Please sign in again.',
+  'signed-out': 'You have signed out.',
+  required: 'Please sign in to continue.',
+} as const;
+export type LoginReason = keyof typeof LOGIN_NOTICES;
+
+export function loginNotice(reason: unknown): string | null {
+  return typeof reason === 'string' && reason in LOGIN_NOTICES ? LOGIN_NOTICES[reason as LoginReason] : null;
+}
+
+/**
+ * A page that needs a session was asked for without one. GETs go to the sign-in page; a form
+ * post gets the sign-in form straight away, saying why, and nothing it asked for is done.
+ */
+export function signInFirst(deps: WebDeps, request: FastifyRequest, reply: FastifyReply, session: RequestSession) {
+  const reason: LoginReason = session.status === 'expired' ? 'expired' : 'required';
+  if (session.status === 'expired') clearSessionCookie(request, reply, deps.services.config.publicUrl);
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    return reply.redirect(session.status === 'expired' ? '/login?reason=expired' : '/login', 303);
+  }
+  const csrfToken = issueFormCsrf(request, reply, deps.services.config.publicUrl);
+  const page = loginPage(pageContext(deps, request, { status: 'none' }), { csrfToken, notice: LOGIN_NOTICES[reason] });
+  return sendPage(reply, 401, page);
+}

@@ -1,0 +1,107 @@
+// The account pages: home, sign-up, sign-in, sign-out, the profile page with key management,
+// and their static assets. Server-rendered HTML; the only script is the copy button.
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DatabaseUnavailableError } from '../../db/port.js';
+import { DEFAULT_SESSION_TTL_MS } from '../../services/sessions.js';
+import { DEFAULT_ROLL_GRACE_MS, DEFAULT_WEB_LIMITS, type WebLimits } from '../../services/web-accounts.js';
+import { loadAssets } from '../../web/assets.js';
+import { errorPage } from '../../web/pages/errors.js';
+import { authRoutes } from './auth.js';
+import { pageContext, sendPage, type AccountServices, type WebDeps } from './context.js';
+import { profileRoutes } from './profile.js';
+import { requestSession, type RequestSession } from './session.js';
+
+export interface AccountRoutesOptions {
+  /** Signs the session and form cookies; at least 32 characters, the same on every instance. */
+  sessionSecret: string;
+  /** How long a rolled key keeps working (default 24 h). */
+  rollGraceMs?: number;
+  /** Session lifetime from sign-in (default 7 days). */
+  sessionTtlMs?: number;
+  /** Sign-in and sign-up attempt limits (defaults in DEFAULT_WEB_LIMITS). */
+  limits?: Partial<WebLimits>;
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+// Only our own origin; no inline script or style. Inline SVG needs no source of its own.
+const CONTENT_SECURITY_POLICY = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    objectSrc: ["'none'"],
+  },
+};
+
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * Registers the account pages in the calling (encapsulated) scope: cookies, form bodies and
+ * security headers apply to these routes only, never to the API families.
+ */
+export async function accountRoutes(
+  app: FastifyInstance,
+  services: AccountServices,
+  options: AccountRoutesOptions,
+): Promise<void> {
+  if (options.sessionSecret.length < MIN_SECRET_LENGTH) {
+    throw new Error(`the account pages' session secret must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  const deps: WebDeps = {
+    services,
+    assets: loadAssets(),
+    rollGraceMs: options.rollGraceMs ?? DEFAULT_ROLL_GRACE_MS,
+    sessionTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
+    limits: { ...DEFAULT_WEB_LIMITS, ...options.limits },
+  };
+
+  // Pages are not part of the API: keep them out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  await app.register(cookie, { secret: options.sessionSecret });
+  await app.register(formbody);
+  await app.register(helmet, {
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'same-origin' },
+  });
+
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status =
+      error instanceof DatabaseUnavailableError
+        ? 503
+        : error.validation
+          ? 400
+          : error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+            ? error.statusCode
+            : 500;
+    if (status >= 500) request.log[status === 503 ? 'warn' : 'error']({ err: error }, 'account page failed');
+    if (status === 503) reply.header('retry-after', '2');
+    // The nav shows who is signed in, unless the database is the problem.
+    const session: RequestSession =
+      status >= 500 ? { status: 'none' } : await requestSession(request, services.db).catch(() => ({ status: 'none' as const }));
+    return sendPage(reply, status, errorPage(pageContext(deps, request, session), status));
+  });
+
+  app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
+    const asset = deps.assets.byPath.get(`/assets/${request.params.file}`);
+    if (!asset) return sendPage(reply, 404, errorPage(pageContext(deps, request, { status: 'none' }), 404));
+    return reply.header('cache-control', ASSET_CACHE).type(asset.contentType).send(asset.body);
+  });
+
+  authRoutes(app, deps);
+  profileRoutes(app, deps);
+}

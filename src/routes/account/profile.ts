@@ -1,0 +1,192 @@
+// The home page, the profile page and the key actions. Key routes find the key among the
+// signed-in account's own keys first: another account's key id is a 404, never a change.
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  createKey,
+  findOwnKey,
+  loadProfile,
+  revokeKey,
+  rollKey,
+  type AccountKey,
+  type FormProblem,
+} from '../../services/web-accounts.js';
+import { accountPage, type NewKeyView } from '../../web/pages/account.js';
+import { errorPage } from '../../web/pages/errors.js';
+import { homePage } from '../../web/pages/home.js';
+import { confirmKeyActionPage, type KeyAction } from '../../web/pages/keys.js';
+import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signInFirst, type WebDeps } from './context.js';
+import { requestSession, sessionCsrfValid, type SignedInSession } from './session.js';
+
+const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) });
+const CreateKeyBody = Type.Object({
+  _csrf: Type.Optional(Type.String({ maxLength: 200 })),
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+const AccountQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
+type KeyParams = { id: string };
+
+const FORM_LIMITS = { bodyLimit: 16 * 1024 };
+const KEY_ID = /^key_[0-9A-Za-z]{16}$/;
+
+const NOTICES: Record<string, string> = {
+  welcome: 'Welcome to dealsignal! Create your first API key below to start calling the API.',
+  revoked: 'Key revoked. Requests made with it are refused from now on.',
+};
+
+interface AccountExtras {
+  newKey?: NewKeyView;
+  notice?: string | null;
+  problem?: FormProblem;
+  keyName?: string;
+}
+
+export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { services } = deps;
+  const { db, config } = services;
+
+  /** The signed-in session, or undefined once the visitor has been sent to sign in. */
+  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedInSession | undefined> {
+    const session = await requestSession(request, db);
+    if (session.status === 'active') return session;
+    await signInFirst(deps, request, reply, session);
+    return undefined;
+  }
+
+  function notFound(request: FastifyRequest, reply: FastifyReply, session: SignedInSession) {
+    return sendPage(reply, 404, errorPage(pageContext(deps, request, session), 404));
+  }
+
+  async function renderAccount(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: SignedInSession,
+    status: number,
+    extras: AccountExtras = {},
+  ) {
+    const profile = await loadProfile(services, session.accountId);
+    if (!profile) return notFound(request, reply, session);
+    const page = accountPage(pageContext(deps, request, session), {
+      profile,
+      now: new Date(),
+      publicUrl: config.publicUrl,
+      csrfToken: session.csrfToken,
+      ...extras,
+    });
+    return sendPage(reply, status, page);
+  }
+
+  /** The account's own key named in the URL, or undefined after a 404 page. */
+  async function ownKey(request: FastifyRequest<{ Params: KeyParams }>, reply: FastifyReply, session: SignedInSession) {
+    const { id } = request.params;
+    const key = KEY_ID.test(id) ? await findOwnKey(db, session.accountId, id) : undefined;
+    if (!key) await notFound(request, reply, session);
+    return key;
+  }
+
+  function confirmPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: SignedInSession,
+    view: { action: KeyAction; key: AccountKey; status: number; problem?: string },
+  ) {
+    const page = confirmKeyActionPage(pageContext(deps, request, session), {
+      ...view,
+      csrfToken: session.csrfToken,
+      graceMs: deps.rollGraceMs,
+    });
+    return sendPage(reply, view.status, page);
+  }
+
+  app.get('/', async (request, reply) => {
+    const session = await requestSession(request, db);
+    return sendPage(reply, 200, homePage(pageContext(deps, request, session), config));
+  });
+
+  app.get<{ Querystring: Static<typeof AccountQuery> }>(
+    '/account',
+    { schema: { querystring: AccountQuery } },
+    async (request, reply) => {
+      const session = await signedIn(request, reply);
+      if (!session) return reply;
+      const notice = request.query.notice ? NOTICES[request.query.notice] : undefined;
+      return renderAccount(request, reply, session, 200, { notice });
+    },
+  );
+
+  app.post<{ Body: Static<typeof CreateKeyBody> }>(
+    '/account/keys',
+    { schema: { body: CreateKeyBody }, ...FORM_LIMITS },
+    async (request, reply) => {
+      const session = await signedIn(request, reply);
+      if (!session) return reply;
+      const keyName = request.body.name ?? '';
+      if (!sessionCsrfValid(request, session)) {
+        return renderAccount(request, reply, session, CSRF_STATUS, { problem: CSRF_PROBLEM, keyName });
+      }
+      const created = await createKey(db, session.accountId, keyName);
+      if (!created.ok) {
+        return renderAccount(request, reply, session, PROBLEM_STATUS[created.problem.kind], {
+          problem: created.problem,
+          keyName,
+        });
+      }
+      // The full key goes into this response only: no redirect, nothing stored.
+      return renderAccount(request, reply, session, 201, { newKey: { key: created.key, name: created.row.name } });
+    },
+  );
+
+  for (const action of ['roll', 'revoke'] as const) {
+    app.get<{ Params: KeyParams }>(`/account/keys/:id/${action}`, async (request, reply) => {
+      const session = await signedIn(request, reply);
+      if (!session) return reply;
+      const key = await ownKey(request, reply, session);
+      if (!key) return reply;
+      return confirmPage(request, reply, session, { action, key, status: 200 });
+    });
+  }
+
+  app.post<{ Params: KeyParams }>(
+    '/account/keys/:id/roll',
+    { schema: { body: CsrfBody }, ...FORM_LIMITS },
+    async (request, reply) => {
+      const session = await signedIn(request, reply);
+      if (!session) return reply;
+      const key = await ownKey(request, reply, session);
+      if (!key) return reply;
+      if (!sessionCsrfValid(request, session)) {
+        return confirmPage(request, reply, session, { action: 'roll', key, status: CSRF_STATUS, problem: CSRF_PROBLEM.message });
+      }
+      const rolled = await rollKey(db, services.keys, session.accountId, key.id, deps.rollGraceMs);
+      if (!rolled.ok) {
+        if (rolled.reason === 'not_found') return notFound(request, reply, session);
+        const current = (await findOwnKey(db, session.accountId, key.id)) ?? key;
+        return confirmPage(request, reply, session, { action: 'roll', key: current, status: 409 });
+      }
+      const newKey = { key: rolled.key, name: rolled.row.name, previousExpiresAt: rolled.oldKeyExpiresAt };
+      return renderAccount(request, reply, session, 201, { newKey });
+    },
+  );
+
+  app.post<{ Params: KeyParams }>(
+    '/account/keys/:id/revoke',
+    { schema: { body: CsrfBody }, ...FORM_LIMITS },
+    async (request, reply) => {
+      const session = await signedIn(request, reply);
+      if (!session) return reply;
+      const key = await ownKey(request, reply, session);
+      if (!key) return reply;
+      if (!sessionCsrfValid(request, session)) {
+        return confirmPage(request, reply, session, {
+          action: 'revoke',
+          key,
+          status: CSRF_STATUS,
+          problem: CSRF_PROBLEM.message,
+        });
+      }
+      const revoked = await revokeKey(db, services.keys, session.accountId, key.id);
+      if (!revoked.ok) return notFound(request, reply, session);
+      return reply.redirect('/account?notice=revoked', 303);
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppServices } from '../../app.js';
+import { keyedAccess, recordUsage } from '../../http/access.js';
+import { bearerKey } from '../../http/auth.js';
+import { rejectNulCharacters } from '../../http/validation.js';
+import { installErrorHandling, v2ErrorShape } from '../../http/family.js';
+import { sendSignalPage } from '../../http/v2-reply.js';
+import {
+  AcquisitionsQuery,
+  AcquisitionsResponse,
+  InvestorsQuery,
+  InvestorsResponse,
+  JobChangesQuery,
+  JobChangesResponse,
+  V2Error,
+  type SignalEndpoint,
+} from '../../schemas/v2.js';
+import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../../services/signals.js';
+import { POSITIONS, DEPARTMENTS, SENIORITIES } from '../../services/role-classifier.js';
+import { INVESTOR_TYPES } from '../../schemas/v2.js';
+
+const errorRef = Type.Ref(V2Error);
+const errors = {
+  400: { ...errorRef, description: 'A parameter breaks its rule (unknown parameters included); the message names it' },
+  401: { ...errorRef, description: 'Invalid or missing API key' },
+  402: { ...errorRef, description: 'API credits exhausted for this billing period' },
+  429: { ...errorRef, description: 'Rate limit exceeded' },
+  500: { ...errorRef, description: 'An unknown error occurred' },
+  503: { ...errorRef, description: 'Temporarily unavailable; retry after the Retry-After seconds' },
+};
+
+const CREDITS_NOTE =
+  'Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. ' +
+  '`meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.';
+
+interface SignalRoute {
+  path: string;
+  endpoint: SignalEndpoint;
+  operationId: string;
+  summary: string;
+  description: string;
+  querystring: TSchema;
+  response: TSchema;
+  list: (services: AppServices, query: never) => Promise<SignalPage>;
+}
+
+const ROUTES: SignalRoute[] = [
+  {
+    path: '/signals/investors',
+    endpoint: 'signals.investors',
+    operationId: 'getInvestors',
+    summary: 'Investors',
+    description: `Investors, most recently updated first. \`categories\` takes investor types: ${INVESTOR_TYPES.join(', ')}.`,
+    querystring: InvestorsQuery,
+    response: InvestorsResponse,
+    list: (s, q) => listInvestorSignals(s.db, s.counts, q),
+  },
+  {
+    path: '/signals/job-changes',
+    endpoint: 'signals.job-changes',
+    operationId: 'getJobChangeSignals',
+    summary: 'Job change signals',
+    description:
+      'People who changed role or company, newest `occurredAt` first. Positions, departments and seniorities are derived from ' +
+      '`newRole` when the signal is recorded; OR within one list, AND across lists. ' +
+      `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
+    querystring: JobChangesQuery,
+    response: JobChangesResponse,
+    list: (s, q) => listJobChangeSignals(s.db, s.counts, q),
+  },
+  {
+    path: '/signals/acquisitions',
+    endpoint: 'signals.acquisitions',
+    operationId: 'getAcquisitionSignals',
+    summary: 'Acquisition signals',
+    description: 'Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first.',
+    querystring: AcquisitionsQuery,
+    response: AcquisitionsResponse,
+    list: (s, q) => listAcquisitionSignals(s.db, s.counts, q),
+  },
+];
+
+export async function v2Routes(app: FastifyInstance, services: AppServices): Promise<void> {
+  installErrorHandling(app, v2ErrorShape);
+  app.addHook('preValidation', rejectNulCharacters);
+  if (services.config.usageRecording) app.addHook('onResponse', recordUsage(services.usage, 'v2'));
+  const authenticate = keyedAccess({
+    family: 'v2',
+    keys: services.keys,
+    limiter: services.limiter,
+    metrics: services.metrics,
+    extractKey: bearerKey,
+    unauthorizedMessage: 'Invalid API key',
+    rateLimitedMessage: () => 'Rate limit exceeded. Please try again later.',
+  });
+
+  // Every keyed v2 response reports the balance, also when nothing was charged.
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.principal || reply.hasHeader('x-credits-remaining')) return;
+    try {
+      reply.header('x-credits-remaining', String(await services.credits.balance(request.principal.accountId)));
+    } catch {
+      // The balance is informative; a failing read must not turn an answer into an error.
+    }
+  });
+
+  for (const route of ROUTES) {
+    app.get(
+      route.path,
+      {
+        onRequest: authenticate,
+        schema: {
+          tags: ['v2 signals'],
+          operationId: route.operationId,
+          summary: route.summary,
+          description: `${route.description} ${CREDITS_NOTE}`,
+          security: [{ bearerAuth: [] }],
+          querystring: route.querystring,
+          response: { 200: { ...route.response, description: 'A page of records' }, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const query = request.query as { count?: boolean };
+        const page = await route.list(services, query as never);
+        const principal = request.principal!;
+        const credits = query.count
+          ? { used: 0, remaining: await services.credits.balance(principal.accountId) }
+          : { used: 1, remaining: await services.credits.charge(principal, route.endpoint) };
+        request.creditsCharged = credits.used;
+        if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: route.endpoint }, credits.used);
+        return sendSignalPage(reply, route.endpoint, page, credits);
+      },
+    );
+  }
+}

@@ -1,0 +1,199 @@
+import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from './app.js';
+import type { Lifecycle } from './http/operations.js';
+import { startInbox } from './services/inbox.js';
+import type { Config } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
+import type { Database } from './db/port.js';
+import { createApiKey } from './services/accounts.js';
+import { KeyVerifier } from './services/key-verifier.js';
+import { countAll, seedDatabase, startOfTodayUtc } from './services/seed.js';
+
+const DEMO_EMAIL = 'demo@dealsignal.local';
+const DEMO_SEED = 42;
+
+/**
+ * The demo key is kept in the data directory (the database holds only its hash) so every
+ * restart prints the same ready-to-paste curl.
+ */
+async function ensureDemoKey(db: Database, config: Config): Promise<string> {
+  const file = join(config.dataDir, 'demo-key');
+  let existing: string | undefined;
+  try {
+    existing = readFileSync(file, 'utf8').trim();
+  } catch {
+    existing = undefined;
+  }
+  if (existing && (await new KeyVerifier(db, 0).verify(existing))) return existing;
+  const created = await createApiKey(db, { email: DEMO_EMAIL, tier: 'pro', name: 'demo' });
+  writeFileSync(file, created.key + '\n', { mode: 0o600 });
+  return created.key;
+}
+
+export interface ServeOptions {
+  /** Worker processes (node:cluster). Default: one per core on PostgreSQL, 1 on the embedded store. */
+  workers?: number;
+}
+
+/** The embedded store keeps its own cookie-signing secret beside the data, made on first start. */
+function embeddedSessionSecret(config: Config): string {
+  const file = join(config.dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(32).toString('base64url');
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, secret + '\n', { mode: 0o600 });
+    return secret;
+  }
+}
+
+/** Forced exit if a graceful shutdown has not finished by then. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/**
+ * Opens the store, migrates, seeds demo data when empty, then serves: in this process, or in
+ * worker processes sharing the port. Closes cleanly on SIGTERM/SIGINT.
+ */
+export async function serve(
+  baseConfig: Config,
+  options: ServeOptions = {},
+  log: (line: string) => void = console.log,
+): Promise<void> {
+  // Workers only exist with DATABASE_URL, which requires SESSION_SECRET; the embedded store makes its own.
+  const config = { ...baseConfig, sessionSecret: baseConfig.sessionSecret ?? embeddedSessionSecret(baseConfig) };
+  if (cluster.isWorker) {
+    const db = await openDatabase(config);
+    await listenAndServe(config, db);
+    return;
+  }
+  const workers = options.workers ?? (config.databaseUrl ? availableParallelism() : 1);
+  if (workers > 1 && !config.databaseUrl) {
+    throw new Error('--workers > 1 needs DATABASE_URL: the embedded store belongs to a single process');
+  }
+
+  const db = await openDatabase(config);
+  const demoKey = await prepareStore(db, config, log);
+  if (workers === 1) {
+    await listenAndServe(config, db);
+  } else {
+    await db.close();
+    await forkWorkers(workers);
+  }
+  printBanner(config, db.kind, demoKey, workers, log);
+}
+
+async function prepareStore(db: Database, config: Config, log: (line: string) => void): Promise<string | undefined> {
+  const applied = await migrate(db);
+  if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+  if (!config.seedDemo) return undefined;
+  const counts = await countAll(db);
+  if (Object.values(counts).some((n) => n === 0)) {
+    log('loading the demo data set into the empty tables...');
+    await seedDatabase(db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc(), onlyEmpty: true });
+  }
+  return db.kind === 'pglite' ? ensureDemoKey(db, config) : undefined;
+}
+
+function printBanner(
+  config: Config,
+  kind: Database['kind'],
+  demoKey: string | undefined,
+  workers: number,
+  log: (line: string) => void,
+) {
+  const base = config.publicUrl;
+  log('');
+  log(
+    `dealsignal is serving ${kind === 'pglite' ? `the embedded store in ${config.dataDir}` : 'PostgreSQL'}${workers > 1 ? ` with ${workers} workers` : ''}`,
+  );
+  log(`  base URL: ${base}`);
+  log(`  docs:     ${base}/docs`);
+  if (demoKey) {
+    log('');
+    log('Try it:');
+    log(`  curl -H 'x-lot-api-key: ${demoKey}' '${base}/api/v1/funding?country=US'`);
+    log(`  curl -H 'Authorization: Bearer ${demoKey}' '${base}/api/v2/signals/investors?countries=US&limit=5'`);
+  }
+  log('');
+}
+
+/**
+ * Builds the app on an open database and listens. On SIGTERM/SIGINT: readiness turns 503, and
+ * after SHUTDOWN_DELAY_MS (time for load balancers to notice) the listener closes, in-flight
+ * requests finish, pools close and the process exits 0 (or 1 past the deadline).
+ */
+async function listenAndServe(config: Config, db: Database): Promise<void> {
+  const lifecycle: Lifecycle = { draining: false };
+  const app = await buildApp({ config, db, lifecycle });
+  app.server.maxConnections = config.maxConnections;
+  await app.listen({ port: config.port, host: config.host });
+  // One watcher per folder: with workers, only the first one watches the inbox.
+  const watchesInbox = config.inboxDir && (!cluster.isWorker || cluster.worker?.id === 1);
+  const inbox = watchesInbox
+    ? await startInbox(db, config.inboxDir!, {
+        info: (m) => app.log.info(m),
+        warn: (m) => app.log.warn(m),
+        error: (m) => app.log.error(m),
+      })
+    : undefined;
+
+  const shutdown = async (signal: string) => {
+    if (lifecycle.draining) return;
+    lifecycle.draining = true;
+    app.log.info({ signal }, 'shutting down: readiness is 503, finishing in-flight requests');
+    setTimeout(() => {
+      app.log.error('graceful shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+      const closed = app.close();
+      // Sockets still idle after a grace period belong to clients that went quiet; close them.
+      setTimeout(() => app.server.closeIdleConnections(), 2000).unref();
+      await closed;
+      await inbox?.stop();
+      await db.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error while shutting down');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Forks the workers, replaces any that die unexpectedly, and relays a shutdown signal to all. */
+async function forkWorkers(count: number): Promise<void> {
+  let stopping = false;
+  const listening = Array.from({ length: count }, () => {
+    const worker = cluster.fork();
+    return new Promise<void>((resolve, reject) => {
+      worker.once('listening', () => resolve());
+      worker.once('exit', (code) => reject(new Error(`a worker exited with code ${code} before listening`)));
+    });
+  });
+  await Promise.all(listening);
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,34 @@
+import type { Config } from '../config.js';
+import type { RateLimitDecision, RateLimitStore } from '../infra/rate-limit-store.js';
+import type { Principal } from './key-verifier.js';
+
+export type Family = 'v1' | 'v2';
+
+/** The limits of the contract, applied per account (more keys never raise them). */
+export class RateLimiter {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly limits: Config['rateLimits'],
+  ) {}
+
+  get windowMs(): number {
+    return this.limits.windowMs;
+  }
+
+  limitFor(family: Family, principal: Principal): number {
+    return family === 'v1' ? (principal.v1Limit ?? this.limits.v1) : this.limits.v2[principal.tier];
+  }
+
+  check(family: Family, principal: Principal): Promise<RateLimitDecision> {
+    return this.store.hit(`${family}:${principal.accountId}`, this.limitFor(family, principal), this.limits.windowMs);
+  }
+
+  /** Counts one failed authentication from ip; refused once the IP is over its allowance. */
+  authFailure(ip: string): Promise<RateLimitDecision> {
+    return this.store.hit(`authfail:${ip}`, this.limits.authFailures, this.limits.windowMs);
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}

@@ -1,0 +1,291 @@
+// What the account pages do, without HTTP: sign-up, sign-in with attempt limits, the profile's
+// figures, and an account's own keys (create, roll, revoke). Every key operation takes the
+// signed-in account's id and touches only that account's rows.
+import type { Config, Tier } from '../config.js';
+import type { Database, Queryable } from '../db/port.js';
+import { insertApiKey, type ApiKeyRow } from '../db/queries/accounts.js';
+import { dailyUsage, type DailyUsage } from '../db/queries/usage.js';
+import {
+  countUsableKeys,
+  expireAccountKey,
+  findAccountKey,
+  findLoginAccount,
+  findProfileAccount,
+  insertPasswordAccount,
+  listAccountKeys,
+  revokeAccountKey,
+  type AccountKeyRow,
+  type ProfileAccount,
+} from '../db/queries/web.js';
+import type { RateLimitStore } from '../infra/rate-limit-store.js';
+import { normaliseEmail } from './accounts.js';
+import { displayParts, generateApiKey, generateKeyId, hashApiKey } from './api-keys.js';
+import type { CreditMeter } from './credits.js';
+import type { KeyVerifier } from './key-verifier.js';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import type { UsageRecorder } from './usage.js';
+
+export const EMAIL_MAX_LENGTH = 254;
+export const KEY_NAME_MAX_LENGTH = 60;
+/** Keys that still work, per account: plenty for environments and rotation, bounded against abuse. */
+export const MAX_USABLE_KEYS = 25;
+export const DEFAULT_ROLL_GRACE_MS = 24 * 60 * 60 * 1000;
+export const USAGE_DAYS = 30;
+
+export interface WebLimits {
+  /** Sign-in attempts per email, and per client IP, in windowMs. */
+  loginsPerEmail: number;
+  loginsPerIp: number;
+  loginWindowMs: number;
+  /** Accounts created per client IP in signupWindowMs (free credits are worth farming). */
+  signupsPerIp: number;
+  signupWindowMs: number;
+}
+
+export const DEFAULT_WEB_LIMITS: WebLimits = {
+  loginsPerEmail: 10,
+  loginsPerIp: 30,
+  loginWindowMs: 15 * 60 * 1000,
+  signupsPerIp: 20,
+  signupWindowMs: 60 * 60 * 1000,
+};
+
+/** Why a form was refused. `field` names the input to highlight; kinds map to HTTP statuses. */
+export interface FormProblem {
+  kind: 'invalid' | 'duplicate' | 'unauthorized' | 'limited';
+  field?: 'email' | 'password' | 'name';
+  message: string;
+}
+
+export type Outcome<T> = ({ ok: true } & T) | { ok: false; problem: FormProblem };
+
+const fail = (problem: FormProblem): { ok: false; problem: FormProblem } => ({ ok: false, problem });
+
+const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
+const limited = (resetMs: number, what: string): FormProblem => ({
+  kind: 'limited',
+  message: `Too many ${what}. Please try again in ${minutes(resetMs)} minute${minutes(resetMs) === 1 ? '' : 's'}.`,
+});
+
+function emailProblem(email: string): string | null {
+  if (email.trim() === '') return 'Enter your email address.';
+  if (email.trim().length > EMAIL_MAX_LENGTH) return 'That email address is too long.';
+  try {
+    normaliseEmail(email);
+    return null;
+  } catch {
+    return 'Enter a valid email address, like name@company.com.';
+  }
+}
+
+export async function signUp(
+  db: Queryable,
+  store: RateLimitStore,
+  limits: WebLimits,
+  form: { email: string; password: string; ip: string },
+): Promise<Outcome<{ accountId: number }>> {
+  const badEmail = emailProblem(form.email);
+  if (badEmail) return fail({ kind: 'invalid', field: 'email', message: badEmail });
+  const badPassword = passwordProblem(form.password);
+  if (badPassword) return fail({ kind: 'invalid', field: 'password', message: badPassword });
+  const admitted = await store.hit(`signup:ip:${form.ip}`, limits.signupsPerIp, limits.signupWindowMs);
+  if (!admitted.allowed) return fail(limited(admitted.resetMs, 'sign-ups from your network'));
+  const accountId = await insertPasswordAccount(db, normaliseEmail(form.email), await hashPassword(form.password));
+  if (accountId === undefined) {
+    return fail({
+      kind: 'duplicate',
+      field: 'email',
+      message: 'An account with this email already exists. Sign in instead, or use another email.',
+    });
+  }
+  return { ok: true, accountId };
+}
+
+export const WRONG_CREDENTIALS = 'Incorrect email or password.';
+
+/**
+ * Checks an email and password. Attempts are counted per IP and per email before the password
+ * is looked at: the store has one atomic "count and check" step, and counting first is what
+ * stops a burst of parallel guesses from all passing a check made before any failure is
+ * recorded. So a correct password is refused too once the window is full, until it slides on;
+ * a successful sign-in uses a slot like a failed one. Refused attempts are not counted.
+ */
+export async function logIn(
+  db: Queryable,
+  store: RateLimitStore,
+  limits: WebLimits,
+  form: { email: string; password: string; ip: string },
+): Promise<Outcome<{ accountId: number }>> {
+  const email = form.email.trim().toLowerCase().slice(0, EMAIL_MAX_LENGTH);
+  const byIp = await store.hit(`login:ip:${form.ip}`, limits.loginsPerIp, limits.loginWindowMs);
+  if (!byIp.allowed) return fail(limited(byIp.resetMs, 'sign-in attempts'));
+  const byEmail = await store.hit(`login:email:${email}`, limits.loginsPerEmail, limits.loginWindowMs);
+  if (!byEmail.allowed) return fail(limited(byEmail.resetMs, 'sign-in attempts for this account'));
+  const account = email === '' ? undefined : await findLoginAccount(db, email);
+  // Unknown emails and password-less (CLI) accounts are verified against a decoy: same time, same answer.
+  const matches = await verifyPassword(form.password, account?.password_hash ?? null);
+  if (!account || !matches) return fail({ kind: 'unauthorized', message: WRONG_CREDENTIALS });
+  return { ok: true, accountId: account.id };
+}
+
+export type KeyStatus =
+  { kind: 'active' } | { kind: 'expiring'; at: string } | { kind: 'expired'; at: string } | { kind: 'revoked'; at: string };
+
+export interface AccountKey {
+  id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  status: KeyStatus;
+}
+
+function keyStatus(row: AccountKeyRow): KeyStatus {
+  if (row.revoked_at) return { kind: 'revoked', at: row.revoked_at };
+  if (row.expires_at) return row.expired ? { kind: 'expired', at: row.expires_at } : { kind: 'expiring', at: row.expires_at };
+  return { kind: 'active' };
+}
+
+function toAccountKey(row: AccountKeyRow): AccountKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    status: keyStatus(row),
+  };
+}
+
+export const isUsable = (key: AccountKey) => key.status.kind === 'active' || key.status.kind === 'expiring';
+
+export interface Profile {
+  account: ProfileAccount;
+  plan: {
+    tier: Tier;
+    /** Requests per rate-limit window. */
+    v1Limit: number;
+    v2Limit: number;
+    windowMs: number;
+    limitsEnforced: boolean;
+    monthlyCredits: number;
+  };
+  credits: { balance: number; nextRefill: Date };
+  keys: AccountKey[];
+  usage: DailyUsage[];
+}
+
+export interface ProfileDeps {
+  db: Queryable;
+  config: Pick<Config, 'rateLimits' | 'credits'>;
+  credits: CreditMeter;
+  usage: UsageRecorder;
+}
+
+/** The first instant of next month (UTC): when the monthly allowance is restored. */
+export function nextRefill(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+export async function loadProfile(deps: ProfileDeps, accountId: number, now = new Date()): Promise<Profile | undefined> {
+  const account = await findProfileAccount(deps.db, accountId);
+  if (!account) return undefined;
+  // Requests made moments ago may still sit in this instance's buffer; write them first so
+  // the chart and "last used" include them.
+  await deps.usage.flush();
+  const [balance, keys, usage] = await Promise.all([
+    deps.credits.balance(accountId),
+    listAccountKeys(deps.db, accountId),
+    dailyUsage(deps.db, accountId, USAGE_DAYS),
+  ]);
+  const { rateLimits, credits } = deps.config;
+  return {
+    account,
+    plan: {
+      tier: account.tier,
+      v1Limit: account.v1_rate_limit ?? rateLimits.v1,
+      v2Limit: rateLimits.v2[account.tier],
+      windowMs: rateLimits.windowMs,
+      limitsEnforced: rateLimits.enabled,
+      monthlyCredits: credits[account.tier],
+    },
+    credits: { balance, nextRefill: nextRefill(now) },
+    keys: keys.map(toAccountKey),
+    usage,
+  };
+}
+
+export interface IssuedKey {
+  /** The full key: shown once in the response, never stored. */
+  key: string;
+  row: ApiKeyRow;
+}
+
+function keyNameProblem(name: string): string | null {
+  if ([...name].length > KEY_NAME_MAX_LENGTH) return `Key names are at most ${KEY_NAME_MAX_LENGTH} characters.`;
+  if (/[\p{Cc}]/u.test(name)) return 'Key names cannot contain control characters.';
+  return null;
+}
+
+async function issueKey(db: Queryable, accountId: number, name: string): Promise<IssuedKey> {
+  const key = generateApiKey();
+  const row = await insertApiKey(db, { id: generateKeyId(), accountId, name, hash: hashApiKey(key), ...displayParts(key) });
+  return { key, row };
+}
+
+export async function createKey(db: Queryable, accountId: number, rawName: string): Promise<Outcome<IssuedKey>> {
+  const name = rawName.trim() || 'Default key';
+  const badName = keyNameProblem(name);
+  if (badName) return fail({ kind: 'invalid', field: 'name', message: badName });
+  // Count then insert is not atomic; two simultaneous creates may end one over the cap, which is harmless.
+  if ((await countUsableKeys(db, accountId)) >= MAX_USABLE_KEYS) {
+    return fail({
+      kind: 'invalid',
+      field: 'name',
+      message: `You already have ${MAX_USABLE_KEYS} working keys. Revoke one you no longer use first.`,
+    });
+  }
+  return { ok: true, ...(await issueKey(db, accountId, name)) };
+}
+
+export type KeyChange<T> = ({ ok: true } & T) | { ok: false; reason: 'not_found' | 'not_usable' };
+
+/** The key as the account sees it, or undefined when it is not one of the account's keys. */
+export async function findOwnKey(db: Queryable, accountId: number, keyId: string): Promise<AccountKey | undefined> {
+  const row = await findAccountKey(db, accountId, keyId);
+  return row && toAccountKey(row);
+}
+
+/**
+ * Rolls a key: a new key with the same name, and the old one keeps working for graceMs, then
+ * stops (the key verifier refuses keys past expires_at). Both happen in one transaction.
+ */
+export async function rollKey(
+  db: Database,
+  keys: KeyVerifier,
+  accountId: number,
+  keyId: string,
+  graceMs = DEFAULT_ROLL_GRACE_MS,
+): Promise<KeyChange<IssuedKey & { oldKeyExpiresAt: string }>> {
+  const result = await db.transaction(
+    async (tx): Promise<KeyChange<IssuedKey & { old: { key_hash: string; expires_at: string } }>> => {
+      const old = await expireAccountKey(tx, accountId, keyId, graceMs);
+      if (!old) return { ok: false, reason: (await findAccountKey(tx, accountId, keyId)) ? 'not_usable' : 'not_found' };
+      return { ok: true, old, ...(await issueKey(tx, accountId, old.name)) };
+    },
+  );
+  if (!result.ok) return result;
+  // The verifier caches the old key's expiry; drop it so a short grace is exact on this instance.
+  keys.evict(result.old.key_hash);
+  return { ok: true, key: result.key, row: result.row, oldKeyExpiresAt: result.old.expires_at };
+}
+
+/** Revokes one of the account's keys: it stops at once on this instance (cache evicted), within the key cache time elsewhere. */
+export async function revokeKey(db: Queryable, keys: KeyVerifier, accountId: number, keyId: string): Promise<KeyChange<object>> {
+  const revoked = await revokeAccountKey(db, accountId, keyId);
+  if (!revoked) return { ok: false, reason: 'not_found' };
+  keys.evict(revoked.key_hash);
+  return { ok: true };
+}

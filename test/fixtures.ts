@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../src/db/port.js';
+import { upsertFundingRows } from '../src/db/queries/funding.js';
+import { upsertMaRows } from '../src/db/queries/ma.js';
+import type { FundingRecord, MaRecord } from '../src/schemas/v1.js';
+import { prepareFundingRow } from '../src/services/funding.js';
+import { prepareMaRow, type DealStatus } from '../src/services/mergers.js';
+import { upsertAcquisitionRows, upsertInvestorRows, upsertJobChangeRows } from '../src/db/queries/signals.js';
+import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/schemas/v2.js';
+import { prepareAcquisitionRow, prepareInvestorRow, prepareJobChangeRow } from '../src/services/signals.js';
+
+let counter = 0;
+
+/** A complete funding record; tests override only what they assert on. */
+export function fundingRecord(
+  overrides: Partial<FundingRecord> & { company_info?: FundingRecord['company_info'] } = {},
+): FundingRecord {
+  counter += 1;
+  const name = overrides.company_name ?? `Company ${counter}`;
+  return {
+    company_name: name,
+    round_type: 'seed',
+    funding_amount: 1_000_000,
+    currency: 'USD',
+    ceo: 'Ada Lovelace',
+    investors: [{ name: 'Example Ventures', linkedin_url: 'https://www.linkedin.com/company/example-ventures' }],
+    company_info: {
+      name,
+      description: 'Makes things.',
+      industry: 'Software',
+      website: `https://www.company-${counter}.com`,
+      size: '11-50',
+      logo_url: null,
+      year_founded: 2020,
+      hq_country: 'United States',
+      email: null,
+      phone: null,
+      keywords: [],
+      specialities: [],
+      categories: ['saas'],
+      company_interested_in: [],
+    },
+    historical_headcount: [{ date: '2025-01-01T00:00:00.000Z', headcount: 20, growth: 0.05 }],
+    growth_info: { growth_1m: 0.05 },
+    contact_info: [{ company_linkedin_url: `https://www.linkedin.com/company/company-${counter}`, employees: [] }],
+    main_category: 'saas',
+    date_seen: '2025-06-01T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function maRecord(overrides: Partial<MaRecord> = {}): MaRecord {
+  counter += 1;
+  const name = overrides.company_name ?? `Target ${counter}`;
+  return {
+    investment_id: randomUUID(),
+    company_name: name,
+    acquired_by: 'Globex Corporation',
+    acquired_by_linkedin_url: 'https://www.linkedin.com/company/globex',
+    description: `Globex acquired ${name}.`,
+    acquisition_amount: 50_000_000,
+    acquisition_percentage: 100,
+    main_category: 'fintech',
+    company_info: {
+      name,
+      website: `https://www.target-${counter}.com`,
+      hq_country: 'GB',
+      categories: ['fintech'],
+    },
+    contact_info: [{ company_linkedin_url: `https://www.linkedin.com/company/target-${counter}` }],
+    date_seen: '2025-06-01T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export async function insertFunding(db: Database, records: FundingRecord[]): Promise<void> {
+  await upsertFundingRows(
+    db,
+    records.map((r) => prepareFundingRow(r)),
+  );
+}
+
+export async function insertMa(db: Database, records: { record: MaRecord; status: DealStatus }[]): Promise<void> {
+  await upsertMaRows(
+    db,
+    records.map(({ record, status }) => prepareMaRow(record, status)),
+  );
+}
+
+// ---------- v2 ----------
+
+export function investorRecord(overrides: Partial<InvestorRecord> = {}): InvestorRecord {
+  counter += 1;
+  return {
+    id: randomUUID(),
+    name: `Investor ${counter} Capital`,
+    investorType: 'vc',
+    country: 'United States',
+    city: 'Menlo Park',
+    state: 'California',
+    description: 'Backs early-stage software companies.',
+    website: `https://www.investor-${counter}.com`,
+    linkedinUrl: `https://www.linkedin.com/company/investor-${counter}`,
+    twitterUrl: null,
+    foundedYear: 2010,
+    teamSize: 12,
+    aum: 250_000_000,
+    investmentFocus: ['Technology'],
+    investmentStage: ['Seed', 'Series A'],
+    typicalCheckSize: { min: 500_000, max: 5_000_000 },
+    portfolioCompaniesCount: 40,
+    notableInvestments: ['Acme'],
+    activelyInvesting: true,
+    lastInvestmentDate: '2025-05-01',
+    lastUpdated: '2025-06-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function jobChangeRecord(overrides: Partial<JobChangeRecord> = {}): JobChangeRecord {
+  counter += 1;
+  return {
+    signalId: randomUUID(),
+    personName: `Person ${counter}`,
+    personLinkedinUrl: `https://www.linkedin.com/in/person-${counter}`,
+    signalType: 'job_change',
+    occurredAt: '2025-06-01T00:00:00.000Z',
+    discoveredAt: '2025-06-02T12:00:00.000Z',
+    companyName: `Employer ${counter}`,
+    companyLinkedinUrl: `https://www.linkedin.com/company/employer-${counter}`,
+    newRole: 'Software Engineer',
+    previousCompanyName: null,
+    ...overrides,
+  };
+}
+
+export function acquisitionRecord(overrides: Partial<AcquisitionSignalRecord> = {}): AcquisitionSignalRecord {
+  counter += 1;
+  return {
+    id: randomUUID(),
+    companyName: `Target Co ${counter}`,
+    industry: 'Software Development',
+    country: 'United States',
+    category: 'Technology',
+    website: `https://www.target-co-${counter}.com`,
+    linkedinUrl: `https://www.linkedin.com/company/target-co-${counter}`,
+    employeeCount: 150,
+    revenue: '10M-50M',
+    foundedYear: 2018,
+    description: 'Enterprise software.',
+    acquisitionSignalScore: 72.5,
+    signalIndicators: ['Recent funding round'],
+    lastUpdated: '2025-06-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export async function insertInvestors(db: Database, records: InvestorRecord[]): Promise<void> {
+  await upsertInvestorRows(db, records.map(prepareInvestorRow));
+}
+export async function insertJobChanges(db: Database, records: JobChangeRecord[]): Promise<void> {
+  await upsertJobChangeRows(db, records.map(prepareJobChangeRow));
+}
+export async function insertAcquisitions(db: Database, records: AcquisitionSignalRecord[]): Promise<void> {
+  await upsertAcquisitionRows(db, records.map(prepareAcquisitionRow));
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOptions } from '../src/app.js';
+import { loadConfig, type Config, type Tier } from '../src/config.js';
+import { migrate } from '../src/db/migrate.js';
+import { openPglite } from '../src/db/pglite.js';
+import { openPostgres } from '../src/db/postgres.js';
+import type { Database } from '../src/db/port.js';
+import { createApiKey } from '../src/services/accounts.js';
+
+export interface Backend {
+  name: 'pglite' | 'postgres';
+  /** A reason to skip, reported by the runner, when the server is not configured. */
+  skip: string | false;
+  open(): Promise<Database>;
+}
+
+const DATABASE_URL = process.env.DATABASE_URL;
+
+/**
+ * Every suite runs on the embedded store, and on PostgreSQL when DATABASE_URL is set.
+ * Each PostgreSQL suite gets a schema of its own, so test files can run in parallel.
+ */
+export function backends(): Backend[] {
+  return [
+    { name: 'pglite', skip: false, open: () => openPglite(undefined) },
+    {
+      name: 'postgres',
+      skip: DATABASE_URL ? false : 'DATABASE_URL is not set',
+      async open() {
+        const { schema, drop } = await freshSchema();
+        const db = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 8, schema });
+        return {
+          ...db,
+          async close() {
+            await db.close();
+            await drop();
+          },
+        };
+      },
+    },
+  ];
+}
+
+/**
+ * describe() per backend. A backend without its server registers one skipped test, so the
+ * run's summary counts it as skipped, never as passed.
+ */
+export function describeEach(title: string, fn: (backend: Backend) => void): void {
+  for (const backend of backends()) {
+    const name = `${title} [${backend.name}]`;
+    if (backend.skip) describe(name, () => it(`needs ${backend.name}`, { skip: backend.skip }, () => undefined));
+    else describe(name, () => fn(backend));
+  }
+}
+
+/** A new, empty PostgreSQL schema (requires DATABASE_URL) and a way to drop it. */
+export async function freshSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  await admin.close();
+  return {
+    schema,
+    async drop() {
+      const dropper = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 1 });
+      await dropper.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+      await dropper.close();
+    },
+  };
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  // Rate limits are off unless a test is about them, so functional tests can make many calls.
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    KEY_CACHE_MS: '1000',
+    RATE_LIMITS: 'false',
+    // Opening an embedded store stalls the event loop; only the load-shedding test wants shedding.
+    LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
+    SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+    ...env,
+  });
+}
+
+export interface TestContext {
+  db: Database;
+  app: FastifyInstance;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function startApp(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: Partial<AppOptions> = {},
+): Promise<TestContext> {
+  const db = await backend.open();
+  await migrate(db);
+  const config = testConfig(env);
+  const app = await buildApp({ config, db, ...options });
+  await app.ready();
+  return {
+    db,
+    app,
+    config,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+export async function makeKey(db: Database, tier: Tier = 'pro', email = `user-${randomBytes(4).toString('hex')}@example.com`) {
+  return createApiKey(db, { email, tier });
+}
+
+/** Empties the data tables between tests (accounts and keys are kept). */
+export async function clearData(db: Database): Promise<void> {
+  await db.exec(
+    'DELETE FROM funding_rounds; DELETE FROM ma_deals; DELETE FROM investors; DELETE FROM job_changes; DELETE FROM acquisition_signals;',
+  );
+}

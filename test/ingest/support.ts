@@ -1,0 +1,77 @@
+// Shared by the ingest tests: inputs as streams, store snapshots, an app with the admin routes.
+import { Readable, Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../src/config.js';
+import type { Database } from '../../src/db/port.js';
+import { ingest, type IngestOptions, type IngestReport } from '../../src/services/ingest.js';
+import { startApp, type Backend } from '../helpers.js';
+
+export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
+
+/** NDJSON text of records (objects are serialised; strings are taken as lines as they are). */
+export function ndjson(lines: (object | string)[]): string {
+  return lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
+}
+
+/** The text as a stream of small chunks, so records straddle chunk boundaries. */
+export function chunked(text: string | Buffer, size = 97): Readable {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) parts.push(bytes.subarray(i, i + size));
+  return Readable.from(parts);
+}
+
+export function run(
+  db: Database,
+  kind: string,
+  text: string | Buffer,
+  options: Partial<IngestOptions> = {},
+): Promise<IngestReport> {
+  return ingest(db, kind, chunked(text, 4096), { skipInvalid: false, ...options });
+}
+
+const TABLES = ['funding_rounds', 'ma_deals', 'investors', 'job_changes', 'acquisition_signals'];
+
+/** Every data table's row count and a checksum of its rows, and the data versions. */
+export async function snapshot(db: Database): Promise<Record<string, unknown>> {
+  const result: Record<string, unknown> = {};
+  for (const table of TABLES) {
+    const rows = await db.query<{ n: number; sum: string }>(
+      `SELECT count(*)::int AS n, coalesce(md5(string_agg(doc || '|' || sort_at::text, ',' ORDER BY id)), '') AS sum FROM ${table}`,
+    );
+    result[table] = rows[0];
+  }
+  result.versions = await db.query('SELECT name, version::int AS version FROM data_versions ORDER BY name');
+  return result;
+}
+
+export async function count(db: Database, table: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return rows[0]!.n;
+}
+
+export interface AdminContext {
+  db: Database;
+  app: FastifyInstance;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The app with the admin routes under /admin (on when ADMIN_TOKEN is configured), optionally capturing logs. */
+export async function startAdminApp(backend: Backend, withAdmin = true, logs?: string[]): Promise<AdminContext> {
+  // Imports keep the event loop busy in bursts; these tests are not about load shedding.
+  const env = {
+    LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
+    ...(withAdmin ? { ADMIN_TOKEN } : {}),
+    ...(logs ? { LOG_LEVEL: 'info' } : {}),
+  };
+  const logStream = logs
+    ? new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logs.push(chunk.toString('utf8'));
+          done();
+        },
+      })
+    : undefined;
+  return startApp(backend, env, logStream ? { logStream } : {});
+}

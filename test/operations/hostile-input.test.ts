@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import {
+  acquisitionRecord,
+  fundingRecord,
+  insertAcquisitions,
+  insertFunding,
+  insertInvestors,
+  insertJobChanges,
+  insertMa,
+  investorRecord,
+  jobChangeRecord,
+  maRecord,
+} from '../fixtures.js';
+
+const ENDPOINTS = [
+  {
+    path: '/api/v1/funding',
+    family: 'v1',
+    params: ['round', 'category', 'amount', 'country', 'website', 'linkedin_url', 'page', 'date_from', 'date_to'],
+  },
+  {
+    path: '/api/v1/m-a',
+    family: 'v1',
+    params: [
+      'amount',
+      'category',
+      'country',
+      'website',
+      'linkedin_url',
+      'page',
+      'date_from',
+      'date_to',
+      'status',
+      'acquiring_company',
+    ],
+  },
+  { path: '/api/v2/signals/investors', family: 'v2', params: ['page', 'limit', 'count', 'countries', 'categories', 'search'] },
+  {
+    path: '/api/v2/signals/job-changes',
+    family: 'v2',
+    params: [
+      'page',
+      'limit',
+      'count',
+      'search',
+      'personLinkedinUrl',
+      'companyLinkedinUrl',
+      'positions',
+      'departments',
+      'seniorities',
+    ],
+  },
+  {
+    path: '/api/v2/signals/acquisitions',
+    family: 'v2',
+    params: ['page', 'limit', 'count', 'dateFrom', 'dateTo', 'countries', 'categories', 'search'],
+  },
+] as const;
+
+/** Values a hostile or careless client sends. */
+const hostileValue = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary', maxLength: 50 }),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-1',
+    '0',
+    '1e309',
+    '9'.repeat(40),
+    'NaN',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '%00',
+    '\u0000',
+    '2024-02-30',
+    '0000-00-00',
+    "' OR 1=1 --",
+    "'; DROP TABLE funding_rounds; --",
+    '%',
+    '_',
+    '\\',
+    '..%2f..%2f',
+    '<script>alert(1)</script>',
+    'ü漢字🚀',
+    ',,,',
+    'us,,gb',
+    'vc,VC,Vc',
+  ),
+  fc.bigInt().map(String),
+);
+
+const queryString = (params: readonly string[]) =>
+  fc
+    .array(
+      fc.tuple(
+        fc.oneof(
+          fc.constantFrom(...params),
+          fc.constantFrom(...params).map((p) => `${p}[]`),
+          fc.string({ maxLength: 12 }),
+        ),
+        hostileValue,
+      ),
+      { maxLength: 6 },
+    )
+    .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+
+describeEach('hostile input', (backend) => {
+  let ctx: TestContext;
+  let key: string;
+  let validators: Record<string, (body: unknown) => boolean>;
+  const v1Error = (b: Record<string, unknown>) =>
+    Object.keys(b).sort().join() === 'code,message' && Number.isInteger(b.code) && typeof b.message === 'string';
+  const v2Error = (b: Record<string, unknown>) =>
+    Object.keys(b).sort().join() === 'error,success' && b.success === false && typeof b.error === 'string';
+
+  before(async () => {
+    ctx = await startApp(backend);
+    key = (await makeKey(ctx.db, 'enterprise')).key;
+    await insertFunding(ctx.db, [fundingRecord(), fundingRecord({ round_type: null })]);
+    await insertMa(ctx.db, [{ record: maRecord(), status: 'pending' }]);
+    await insertInvestors(ctx.db, [investorRecord()]);
+    await insertJobChanges(ctx.db, [jobChangeRecord()]);
+    await insertAcquisitions(ctx.db, [acquisitionRecord()]);
+    const spec = (await ctx.app.inject('/openapi.json')).json();
+    const ajv = new Ajv2020.default({ strict: false });
+    addFormats.default(ajv);
+    for (const [name, schema] of Object.entries(spec.components.schemas))
+      ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    validators = Object.fromEntries(
+      ENDPOINTS.map((e) => [e.path, ajv.compile(spec.paths[e.path].get.responses['200'].content['application/json'].schema)]),
+    );
+  });
+  after(() => ctx.close());
+
+  for (const endpoint of ENDPOINTS) {
+    it(`${endpoint.path}: no 5xx, every body in the family's shape, every 200 valid against /openapi.json`, async () => {
+      await fc.assert(
+        fc.asyncProperty(queryString(endpoint.params), async (query) => {
+          const headers = endpoint.family === 'v1' ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` };
+          const res = await ctx.app.inject({ method: 'GET', url: `${endpoint.path}?${query}`, headers });
+          assert.ok(res.statusCode < 500, `${res.statusCode} for ?${query}: ${res.body}`);
+          const body = res.json();
+          if (res.statusCode === 200) assert.ok(validators[endpoint.path]!(body), `invalid 200 body for ?${query}`);
+          else assert.ok(endpoint.family === 'v1' ? v1Error(body) : v2Error(body), `bad error shape for ?${query}: ${res.body}`);
+          assert.doesNotMatch(res.body, /\bat .+\.(ts|js):\d+|SELECT |node_modules|\/work\//, 'no stack, SQL or path');
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
+
+  it('a NUL character in any parameter of any endpoint is a 400 naming the parameter, never a 5xx', async () => {
+    for (const endpoint of ENDPOINTS) {
+      const headers = endpoint.family === 'v1' ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` };
+      for (const param of endpoint.params) {
+        for (const value of ['%00', 'a%00b', 'x&' + param + '=%00']) {
+          const res = await ctx.app.inject({ method: 'GET', url: `${endpoint.path}?${param}=${value}`, headers });
+          assert.equal(res.statusCode, 400, `${endpoint.path}?${param}=${value}: ${res.body}`);
+          const body = res.json();
+          assert.ok(endpoint.family === 'v1' ? v1Error(body) : v2Error(body), res.body);
+          assert.match(res.body, new RegExp(`${param} must not contain a NUL character`));
+        }
+      }
+    }
+  });
+
+  it('hostile headers, paths and methods under the API never cause a 5xx and keep the family shape', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/api/v1', '/api/v2', '/api/v2/signals'),
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 10 }),
+            fc.constantFrom('funding', 'm-a', 'investors', '..', '%2e%2e', '%00', 'signals'),
+          ),
+          { maxLength: 3 },
+        ),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
+        fc.oneof(
+          fc.constant(undefined),
+          fc.string({ maxLength: 100 }),
+          fc.constantFrom(key, `Bearer ${key}`, `Bearer ${key} extra`, 'Bearer', '\u00ff'),
+        ),
+        async (prefix, segments, method, auth) => {
+          const url = `${prefix}/${segments.map(encodeURIComponent).join('/')}`;
+          const headers: Record<string, string> = {};
+          if (auth !== undefined) {
+            headers['x-lot-api-key'] = auth;
+            headers.authorization = auth;
+          }
+          const res = await ctx.app.inject({ method: method as 'GET', url, headers });
+          assert.ok(res.statusCode < 500, `${method} ${url}: ${res.statusCode} ${res.body}`);
+          if (method === 'HEAD' || res.body === '') return;
+          const body = res.json();
+          // Dot segments resolve first (/api/v2/.. is /api/), then the path decides the family.
+          const v2 = new URL(url, 'http://localhost').pathname.startsWith('/api/v2');
+          assert.ok(
+            v2 ? v2Error(body) || body.success === true : v1Error(body) || 'response' in body,
+            `${method} ${url}: ${res.body}`,
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { setV1RateLimit } from '../src/db/queries/accounts.js';
+import { MemoryRateLimitStore } from '../src/infra/rate-limit-store.js';
+import { createRedisClient, RedisRateLimitStore } from '../src/infra/redis-rate-limit-store.js';
+import { ResilientRateLimitStore } from '../src/infra/resilient-rate-limit-store.js';
+import { generateApiKey } from '../src/services/api-keys.js';
+import { backends, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
+
+const REDIS_URL = process.env.REDIS_URL;
+const LIMITED = { RATE_LIMITS: 'true' };
+const v1 = (app: FastifyInstance, key: string, ip = '127.0.0.1') =>
+  app.inject({ method: 'GET', url: '/api/v1/funding', headers: { 'x-lot-api-key': key }, remoteAddress: ip });
+const v2 = (app: FastifyInstance, key: string) =>
+  app.inject({ method: 'GET', url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${key}` } });
+
+const quietLog = { warn: () => undefined, info: () => undefined };
+const uniquePrefix = () => `test:${randomBytes(6).toString('hex')}:`;
+const redisStore = (url: string, prefix: string, timeoutMs = 250) => {
+  const client = createRedisClient({ url, commandTimeoutMs: timeoutMs });
+  client.on('error', () => undefined);
+  return {
+    client,
+    store: new ResilientRateLimitStore(new RedisRateLimitStore(client, prefix), new MemoryRateLimitStore(), quietLog, timeoutMs),
+  };
+};
+
+describe('rate limits on one instance (memory store, controllable clock)', () => {
+  let ctx: TestContext;
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const clock = () => now;
+
+  before(async () => {
+    ctx = await startApp(
+      backends()[0]!,
+      { ...LIMITED, AUTH_FAILURE_LIMIT: '5' },
+      { rateLimitStore: new MemoryRateLimitStore(clock) },
+    );
+  });
+  after(() => ctx.close());
+
+  it('v1: 60 in any rolling minute; the 61st gets 429 with the v1 body and Retry-After', async () => {
+    const { key } = await makeKey(ctx.db);
+    for (let i = 0; i < 60; i++) {
+      const res = await v1(ctx.app, key);
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['x-ratelimit-limit'], '60');
+      assert.equal(res.headers['x-ratelimit-remaining'], String(59 - i));
+    }
+    now += 10_000;
+    const refused = await v1(ctx.app, key);
+    assert.equal(refused.statusCode, 429);
+    assert.deepEqual(refused.json(), {
+      code: 429,
+      message: 'Rate limit exceeded: a maximum of 60 requests per minute is allowed',
+    });
+    assert.equal(refused.headers['retry-after'], '50');
+    assert.equal(refused.headers['x-ratelimit-remaining'], '0');
+  });
+
+  it('is a rolling window: a burst at the end of a minute and one at the start of the next is still limited', async () => {
+    const { key } = await makeKey(ctx.db);
+    now = Date.parse('2026-01-01T00:10:59Z'); // one second before a minute boundary
+    for (let i = 0; i < 60; i++) assert.equal((await v1(ctx.app, key)).statusCode, 200);
+    now = Date.parse('2026-01-01T00:11:01Z'); // a fixed window would have reset here
+    const second = await Promise.all(Array.from({ length: 60 }, () => v1(ctx.app, key)));
+    assert.equal(second.filter((r) => r.statusCode === 200).length, 0);
+    assert.equal(second[0]!.headers['retry-after'], '58');
+    now = Date.parse('2026-01-01T00:11:59.001Z'); // the first burst has left the window
+    const third = await Promise.all(Array.from({ length: 61 }, () => v1(ctx.app, key)));
+    assert.equal(third.filter((r) => r.statusCode === 200).length, 60);
+  });
+
+  it('refused requests do not use up the window: a client retrying in a loop gets through when it opens', async () => {
+    const { key } = await makeKey(ctx.db);
+    now = Date.parse('2026-01-01T01:00:00Z');
+    for (let i = 0; i < 60; i++) await v1(ctx.app, key);
+    for (let i = 0; i < 30; i++) {
+      now += 1000;
+      assert.equal((await v1(ctx.app, key)).statusCode, 429);
+    }
+    now = Date.parse('2026-01-01T01:01:00.001Z');
+    assert.equal((await v1(ctx.app, key)).statusCode, 200);
+  });
+
+  it('limits count per account: more keys do not raise them', async () => {
+    const first = await makeKey(ctx.db, 'pro', `many-keys-${randomBytes(3).toString('hex')}@example.com`);
+    const second = await makeKey(ctx.db, 'pro', first.email);
+    now = Date.parse('2026-01-01T02:00:00Z');
+    const results = await Promise.all(Array.from({ length: 80 }, (_, i) => v1(ctx.app, i % 2 ? first.key : second.key)));
+    assert.equal(results.filter((r) => r.statusCode === 200).length, 60);
+  });
+
+  it('an account can be given a higher v1 limit', async () => {
+    const account = await makeKey(ctx.db, 'enterprise');
+    await setV1RateLimit(ctx.db, account.email, 100);
+    await new Promise((r) => setTimeout(r, 1100)); // the key cache (1 s) picks the change up
+    now = Date.parse('2026-01-01T03:00:00Z');
+    const results = await Promise.all(Array.from({ length: 120 }, () => v1(ctx.app, account.key)));
+    assert.equal(results.filter((r) => r.statusCode === 200).length, 100);
+    const refused = results.find((r) => r.statusCode === 429)!;
+    assert.match(refused.json().message, /a maximum of 100 requests per minute/);
+  });
+
+  it('v2: per-tier limits, 429 body, draft RateLimit headers, and 429s cost no credits', async () => {
+    now = Date.parse('2026-01-01T04:00:00Z');
+    for (const [tier, limit] of [
+      ['free', 10],
+      ['pro', 60],
+    ] as const) {
+      const account = await makeKey(ctx.db, tier);
+      const results = [];
+      for (let i = 0; i < limit + 5; i++) results.push(await v2(ctx.app, account.key));
+      assert.equal(results.filter((r) => r.statusCode === 200).length, limit, tier);
+      const ok = results[0]!;
+      assert.equal(ok.headers['ratelimit-policy'], `"default";q=${limit};w=60`);
+      assert.equal(ok.headers['ratelimit'], `"default";r=${limit - 1};t=60`);
+      const refused = results[limit]!;
+      assert.equal(refused.statusCode, 429);
+      assert.deepEqual(refused.json(), { success: false, error: 'Rate limit exceeded. Please try again later.' });
+      assert.equal(refused.headers['retry-after'], '60');
+      const [ledger] = await ctx.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND reason = 'request'`,
+        [account.accountId],
+      );
+      assert.equal(ledger!.n, limit, 'only admitted requests were charged');
+    }
+  });
+
+  it('X-RateLimit-Reset is the Unix time the oldest request leaves the window', async () => {
+    const { key } = await makeKey(ctx.db);
+    now = Date.parse('2026-01-01T05:00:00Z');
+    const res = await v1(ctx.app, key);
+    const reset = Number(res.headers['x-ratelimit-reset']);
+    // The header is computed with the wall clock; the window opened "now" on the store's clock.
+    assert.ok(Math.abs(reset - Math.ceil(Date.now() / 1000) - 60) <= 1, String(reset));
+  });
+
+  it('failed authentication is limited per client IP; valid keys from that IP are not', async () => {
+    const { key } = await makeKey(ctx.db);
+    now = Date.parse('2026-01-01T06:00:00Z');
+    const attacker = '203.0.113.9';
+    for (let i = 0; i < 5; i++) assert.equal((await v1(ctx.app, generateApiKey(), attacker)).statusCode, 401);
+    const blocked = await v1(ctx.app, generateApiKey(), attacker);
+    assert.equal(blocked.statusCode, 429);
+    assert.equal(blocked.json().code, 429);
+    assert.ok(Number(blocked.headers['retry-after']) >= 1);
+    assert.equal((await v1(ctx.app, key, attacker)).statusCode, 200, 'a valid key from the same IP still works');
+    assert.equal((await v1(ctx.app, generateApiKey(), '198.51.100.7')).statusCode, 401, 'other IPs are unaffected');
+    const v2Blocked = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v2/signals/investors',
+      headers: { authorization: 'Bearer nope' },
+      remoteAddress: attacker,
+    });
+    assert.equal(v2Blocked.statusCode, 429);
+    assert.equal(v2Blocked.json().success, false);
+  });
+});
+
+for (const backend of backends()) {
+  const skip = backend.skip || (REDIS_URL ? false : 'REDIS_URL is not set');
+  describe(`rate limits shared through Redis [${backend.name}]`, () => {
+    if (skip) {
+      it('needs Redis', { skip }, () => undefined);
+      return;
+    }
+    let ctx: TestContext;
+    let other: FastifyInstance;
+    let redisA: ReturnType<typeof redisStore>;
+    let redisB: ReturnType<typeof redisStore>;
+
+    before(async () => {
+      const prefix = uniquePrefix();
+      redisA = redisStore(REDIS_URL!, prefix);
+      redisB = redisStore(REDIS_URL!, prefix);
+      ctx = await startApp(backend, LIMITED, { rateLimitStore: redisA.store });
+      other = await buildApp({ config: testConfig(LIMITED), db: ctx.db, rateLimitStore: redisB.store });
+    });
+    after(async () => {
+      await other.close();
+      await ctx.close();
+    });
+
+    it('two instances, one account, 200 requests alternating: exactly 60 on v1 and the tier limit on v2', async () => {
+      const account = await makeKey(ctx.db, 'pro');
+      const v1Results = await Promise.all(Array.from({ length: 200 }, (_, i) => v1(i % 2 ? ctx.app : other, account.key)));
+      assert.equal(v1Results.filter((r) => r.statusCode === 200).length, 60);
+      assert.equal(v1Results.filter((r) => r.statusCode === 429).length, 140);
+      for (const r of v1Results.filter((r) => r.statusCode === 429)) {
+        const retry = Number(r.headers['retry-after']);
+        assert.ok(retry >= 1 && retry <= 60, String(retry));
+      }
+      const free = await makeKey(ctx.db, 'free');
+      const v2Results = await Promise.all(Array.from({ length: 200 }, (_, i) => v2(i % 2 ? ctx.app : other, free.key)));
+      assert.equal(v2Results.filter((r) => r.statusCode === 200).length, 10);
+      assert.equal(redisA.store.degraded || redisB.store.degraded, false, 'Redis served every decision');
+    });
+  });
+}
+
+describe('Redis faults', () => {
+  const skip = REDIS_URL ? false : 'REDIS_URL is not set';
+
+  it('no Redis listening: answers come fast and the in-memory limit applies', { skip }, async () => {
+    const dead = redisStore('redis://127.0.0.1:1', uniquePrefix());
+    const ctx = await startApp(backends()[0]!, { ...LIMITED, RATE_LIMIT_V1: '5' }, { rateLimitStore: dead.store });
+    try {
+      const { key } = await makeKey(ctx.db);
+      const statuses = [];
+      for (let i = 0; i < 7; i++) {
+        const started = performance.now();
+        statuses.push((await v1(ctx.app, key)).statusCode);
+        assert.ok(performance.now() - started < 250, 'not held up by the missing Redis');
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+      assert.equal(dead.store.degraded, true);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it(
+    'Redis stops answering mid-test: requests wait at most ~250 ms, then shared limiting resumes by itself',
+    { skip },
+    async () => {
+      const { client, store } = redisStore(REDIS_URL!, uniquePrefix(), 250);
+      const ctx = await startApp(backends()[0]!, LIMITED, { rateLimitStore: store });
+      const admin = createRedisClient({ url: REDIS_URL!, commandTimeoutMs: 2000 });
+      try {
+        const { key } = await makeKey(ctx.db);
+        await client.ping();
+        assert.equal((await v1(ctx.app, key)).statusCode, 200);
+        assert.equal(store.degraded, false);
+        // Pause only this instance's connection's kind of traffic: CLIENT PAUSE WRITE blocks the script.
+        await admin.call('CLIENT', 'PAUSE', '1500', 'WRITE');
+        const started = performance.now();
+        assert.equal((await v1(ctx.app, key)).statusCode, 200);
+        const waited = performance.now() - started;
+        assert.ok(waited < 400, `waited ${waited.toFixed(0)} ms`);
+        assert.equal(store.degraded, true);
+        await new Promise((r) => setTimeout(r, 2600)); // pause over, probe interval passed
+        assert.equal((await v1(ctx.app, key)).statusCode, 200);
+        assert.equal(store.degraded, false, 'back on Redis without a restart');
+      } finally {
+        await admin.call('CLIENT', 'UNPAUSE').catch(() => undefined);
+        admin.disconnect();
+        await ctx.close();
+      }
+    },
+  );
+});

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import type { Database } from '../../src/db/port.js';
+import { revokeApiKey } from '../../src/db/queries/accounts.js';
+import { generateApiKey } from '../../src/services/api-keys.js';
+import { backends, describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
+
+const V1_PATHS = ['/api/v1/funding', '/api/v1/m-a'];
+
+describeEach('v1 errors', (backend) => {
+  let ctx: TestContext;
+  let key: string;
+
+  const get = (url: string, headers: Record<string, string> = { 'x-lot-api-key': key }) =>
+    ctx.app.inject({ method: 'GET', url, headers });
+
+  const expectError = async (url: string, status: number, pattern: RegExp, headers?: Record<string, string>) => {
+    const res = await get(url, headers);
+    assert.equal(res.statusCode, status, `${url}: ${res.body}`);
+    const body = res.json();
+    assert.deepEqual(Object.keys(body).sort(), ['code', 'message'], url);
+    assert.equal(body.code, status);
+    assert.match(body.message, pattern, url);
+    return body.message as string;
+  };
+
+  before(async () => {
+    ctx = await startApp(backend);
+    key = (await makeKey(ctx.db)).key;
+  });
+  after(() => ctx.close());
+
+  describe('401 for every kind of bad key, with one body', () => {
+    const cases: [string, Record<string, string>][] = [
+      ['missing', {}],
+      ['empty', { 'x-lot-api-key': '' }],
+      ['malformed', { 'x-lot-api-key': 'not-a-key' }],
+      ['bad checksum', { 'x-lot-api-key': 'ds_' + 'a'.repeat(38) }],
+      ['unknown but well-formed', { 'x-lot-api-key': generateApiKey() }],
+      ['sent as Bearer instead', { authorization: 'Bearer whatever' }],
+    ];
+    for (const path of V1_PATHS) {
+      for (const [name, headers] of cases) {
+        it(`${path}: ${name}`, async () => {
+          const res = await get(path, headers);
+          assert.equal(res.statusCode, 401);
+          assert.deepEqual(res.json(), {
+            code: 401,
+            message: 'Invalid or missing API key (send it in the x-lot-api-key header)',
+          });
+        });
+      }
+    }
+
+    it('a key in the query string is never accepted', async () => {
+      for (const param of ['api_key', 'x-lot-api-key', 'key']) {
+        const res = await get(`/api/v1/funding?${param}=${key}`, {});
+        assert.equal(res.statusCode, 401, param);
+      }
+    });
+
+    it('a revoked key stops working at once on the instance that revoked it', async () => {
+      const created = await makeKey(ctx.db);
+      assert.equal((await get('/api/v1/funding', { 'x-lot-api-key': created.key })).statusCode, 200);
+      await revokeApiKey(ctx.db, created.id);
+      // The CLI revokes in another process; this instance's cache expires within KEY_CACHE_MS (1 s).
+      await new Promise((r) => setTimeout(r, 1100));
+      assert.equal((await get('/api/v1/funding', { 'x-lot-api-key': created.key })).statusCode, 401);
+    });
+  });
+
+  describe('400 naming the parameter and the rule', () => {
+    const cases: [string, RegExp][] = [
+      ['amount=-1', /amount must be >= 0/],
+      ['amount=1.5', /amount must be a whole number/],
+      ['amount=abc', /amount must be a whole number/],
+      ['amount=', /amount must be a whole number/],
+      ['page=0', /page must be >= 1/],
+      ['page=-3', /page must be >= 1/],
+      ['page=2.5', /page must be a whole number/],
+      ['page=x', /page must be a whole number/],
+      ['page=99999999999', /page must be <= 1000000/],
+      ['date_from=2024-02-30', /date_from must be a valid calendar date in YYYY-MM-DD form/],
+      ['date_to=2024-13-01', /date_to must be a valid calendar date/],
+      ['date_from=yesterday', /date_from must be a valid calendar date/],
+      ['date_from=2024-1-5', /date_from must be a valid calendar date/],
+      ['date_from=2024-05-02&date_to=2024-05-01', /date_from \(2024-05-02\) must not be after date_to \(2024-05-01\)/],
+      ['bogus=1', /Unknown parameter "bogus"; allowed parameters: .*round/],
+      ['country=Atlantis', /country must be an ISO 3166 alpha-2 code/],
+      ['amount=1&amount=2', /amount must be a whole number/],
+      ['round=a&round=b', /round must be a single value/],
+    ];
+    for (const [query, pattern] of cases) {
+      it(`/api/v1/funding?${query}`, async () => void (await expectError(`/api/v1/funding?${query}`, 400, pattern)));
+    }
+    const maCases: [string, RegExp][] = [
+      ['status=closed', /status/],
+      ['amount=-5', /amount must be >= 0/],
+      ['round=seed', /Unknown parameter "round"/],
+      ['date_from=2024-02-30', /date_from must be a valid calendar date/],
+      ['acquiring_company=', /acquiring_company must not be empty/],
+    ];
+    for (const [query, pattern] of maCases) {
+      it(`/api/v1/m-a?${query}`, async () => void (await expectError(`/api/v1/m-a?${query}`, 400, pattern)));
+    }
+
+    it('status lists its allowed values', async () => {
+      const message = await expectError('/api/v1/m-a?status=closed', 400, /status/);
+      for (const s of ['announced', 'completed', 'pending']) assert.ok(message.includes(s), message);
+    });
+  });
+
+  it('unknown paths and methods under /api/v1 get 404 in the v1 shape', async () => {
+    await expectError('/api/v1/nothing-here', 404, /Not found/);
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/funding', headers: { 'x-lot-api-key': key } });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.json().code, 404);
+  });
+});
+
+describe('v1 unexpected failures', () => {
+  it('answer 500 with a generic body: no message, stack or SQL leaks', async () => {
+    const [pglite] = backends();
+    const real = await pglite!.open();
+    const { migrate } = await import('../../src/db/migrate.js');
+    await migrate(real);
+    const { key } = await makeKey(real);
+    // The key lookup works; the page query fails with an internal error.
+    const failing: Database = {
+      ...real,
+      async query(sql, params) {
+        if (sql.includes('funding_rounds')) throw new Error('relation "secret_table" does not exist at /srv/app/db.ts:42');
+        return real.query(sql, params);
+      },
+    };
+    const logs: string[] = [];
+    const app = await buildApp({
+      config: testConfig({ LOG_LEVEL: 'error' }),
+      db: failing,
+      logStream: { write: (line: string) => logs.push(line) } as unknown as NodeJS.WritableStream,
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/v1/funding', headers: { 'x-lot-api-key': key } });
+      assert.equal(res.statusCode, 500);
+      assert.deepEqual(res.json(), { code: 500, message: 'Internal server error' });
+      assert.doesNotMatch(res.body, /secret_table|\/srv|at /);
+      // The cause is logged for operators, with the request id.
+      const logged = logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error');
+      assert.ok(logged, 'error was logged');
+      assert.ok(logged.reqId, 'log line carries the request id');
+      assert.match(JSON.stringify(logged), /secret_table/);
+    } finally {
+      await app.close();
+      await real.close();
+    }
+  });
+});

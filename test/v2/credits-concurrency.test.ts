@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
+
+describeEach('credits under concurrency', (backend) => {
+  let ctx: TestContext;
+  let second: FastifyInstance;
+
+  before(async () => {
+    ctx = await startApp(backend);
+    // A second instance on the same database, as behind a load balancer.
+    second = await buildApp({ config: testConfig(), db: ctx.db });
+  });
+  after(async () => {
+    await second.close();
+    await ctx.close();
+  });
+
+  it('100 credits and 500 concurrent calls across two instances: exactly 100 succeed, balance 0, 100 ledger rows', async () => {
+    const account = await makeKey(ctx.db, 'free');
+    await ctx.db.query(
+      `UPDATE accounts SET credits_remaining = 100, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
+      [account.accountId],
+    );
+    const responses = await Promise.all(
+      Array.from({ length: 500 }, (_, i) =>
+        (i % 2 === 0 ? ctx.app : second).inject({
+          method: 'GET',
+          url: '/api/v2/signals/investors',
+          headers: { authorization: `Bearer ${account.key}` },
+        }),
+      ),
+    );
+    const statuses = responses.map((r) => r.statusCode);
+    assert.equal(statuses.filter((s) => s === 200).length, 100);
+    assert.equal(statuses.filter((s) => s === 402).length, 400);
+    const remaining = responses.filter((r) => r.statusCode === 200).map((r) => r.json().meta.creditsRemaining);
+    assert.deepEqual(
+      [...remaining].sort((a, b) => a - b),
+      Array.from({ length: 100 }, (_, i) => i),
+      'each balance reported once',
+    );
+
+    const [balance] = await ctx.db.query<{ credits_remaining: number }>(
+      'SELECT credits_remaining::int FROM accounts WHERE id = $1',
+      [account.accountId],
+    );
+    assert.equal(balance!.credits_remaining, 0);
+    const [ledger] = await ctx.db.query<{ n: number; sum: number }>(
+      `SELECT count(*)::int AS n, sum(delta)::int AS sum FROM credit_ledger WHERE account_id = $1 AND reason = 'request'`,
+      [account.accountId],
+    );
+    assert.deepEqual(ledger, { n: 100, sum: -100 });
+  });
+
+  it('the first calls of a month race to refill: it happens once and no call is refused', async () => {
+    const account = await makeKey(ctx.db, 'free'); // never used: the monthly refill is due
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? ctx.app : second).inject({
+          method: 'GET',
+          url: '/api/v2/signals/job-changes?limit=1',
+          headers: { authorization: `Bearer ${account.key}` },
+        }),
+      ),
+    );
+    assert.deepEqual([...new Set(responses.map((r) => r.statusCode))], [200]);
+    const rows = await ctx.db.query<{ reason: string; n: number; sum: number }>(
+      'SELECT reason, count(*)::int AS n, sum(delta)::int AS sum FROM credit_ledger WHERE account_id = $1 GROUP BY reason ORDER BY reason',
+      [account.accountId],
+    );
+    assert.deepEqual(rows, [
+      { reason: 'refill', n: 1, sum: 100 },
+      { reason: 'request', n: 40, sum: -40 },
+    ]);
+  });
+});
