@@ -50,18 +50,43 @@ export function describeValidationError(errors: FastifySchemaValidationError[], 
   }
 }
 
+interface NumericRule {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
 /**
- * PostgreSQL text cannot hold U+0000, so a NUL in a parameter would fail inside the
- * database. It is refused up front as the client's mistake (400), naming the parameter.
- * Runs as a preValidation hook: after the key and rate-limit checks, before the schema.
+ * Checks the raw query values the schema validator lets through but the database cannot take:
+ * - U+0000: PostgreSQL text cannot hold it, so a NUL would fail inside the database.
+ * - numbers beyond double range ("1e309", "Infinity"): coerced to Infinity, which the validator's
+ *   integer and maximum checks accept, and which no bigint parameter can hold.
+ * Both are the client's mistake (400, naming the parameter). Runs as a preValidation hook:
+ * after the key and rate-limit checks, before the schema.
  */
-export async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
+export async function rejectUnstorableQueryValues(request: FastifyRequest): Promise<void> {
   const query = request.query as Record<string, unknown> | undefined;
   if (!query || typeof query !== 'object') return;
+  const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, NumericRule> } | undefined;
   for (const [name, value] of Object.entries(query)) {
-    const values = Array.isArray(value) ? value : [value];
-    if (name.includes('\u0000') || values.some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+    if (name.includes('\u0000') || values.some((v) => v.includes('\u0000'))) {
       throw invalidParameter(`${name.replaceAll('\u0000', '%00')} must not contain a NUL character (%00)`);
+    }
+    const rule = schema?.properties?.[name];
+    if (rule?.type !== 'integer' && rule?.type !== 'number') continue;
+    for (const raw of values) {
+      const n = Number(raw);
+      if (n === Infinity) {
+        throw invalidParameter(
+          rule.maximum === undefined ? `${name} must be a finite number` : `${name} must be <= ${rule.maximum}`,
+        );
+      }
+      if (n === -Infinity) {
+        throw invalidParameter(
+          rule.minimum === undefined ? `${name} must be a finite number` : `${name} must be >= ${rule.minimum}`,
+        );
+      }
     }
   }
 }
