@@ -10,6 +10,8 @@ export class ResultCache {
   private pageBytes = 0;
   /** Exact counts being computed right now, by data set and filter. */
   readonly countsInFlight = new Map<string, Promise<number>>();
+  /** Pages being read right now, by data set, the version their requests saw, and page. */
+  readonly pagesInFlight = new Map<string, Promise<{ dataJson: string; total: number }>>();
 
   constructor(
     /** Memory for cached pages (their JSON text); 0 disables the page cache. */

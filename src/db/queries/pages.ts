@@ -47,6 +47,22 @@ export async function fetchPage(db: Queryable, cache: ResultCache, req: PageRequ
     if (total !== undefined && dataJson !== undefined) return { dataJson, total };
     // Past the end of a known count: nothing to fetch.
     if (total !== undefined && req.offset >= total) return { dataJson: '[]', total };
+    // Many clients asking for the same uncached page at once (a popular page right after an
+    // import retired the cache) share one statement instead of each running it. Only requests
+    // that saw the same version share: the statement's snapshot is taken after its starter read
+    // that version, so it holds every write a sharer could have seen, and a request that arrives
+    // after a newer write reads the newer version and starts its own.
+    const flightKey = `${req.dataset}|${version}|${pageKey}`;
+    let pending = cache.pagesInFlight.get(flightKey);
+    if (!pending) {
+      // A count cached at an older version is of no use: the statement counts afresh.
+      const countIsCurrent = cache.isCurrent(req.dataset, version);
+      pending = queryPage(db, cache, req, where, filterKey, pageKey, countIsCurrent).finally(() =>
+        cache.pagesInFlight.delete(flightKey),
+      );
+      cache.pagesInFlight.set(flightKey, pending);
+    }
+    return pending;
   }
   return queryPage(db, cache, req, where, filterKey, pageKey, true);
 }
