@@ -1,11 +1,12 @@
 // Soak: `npm run bench -- --soak 10m`. Measures capacity on a request mix, then holds about 70 %
 // of it for the given time, minute by minute, and reports p99 drift and server heap/RSS growth.
 import autocannon from 'autocannon';
-import { createBenchKey, ensureDatabase, ensureDataset, openBenchDatabase } from './database.js';
+import { createBenchKey, ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion } from './database.js';
 import { replaceSection } from './results-file.js';
 import { stopAllServices } from './processes.js';
 import { machineInfo } from './report.js';
 import { buildProject, startDealsignal } from './server.js';
+import { setupLines } from './signals.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/dealsignal_bench';
 const CONNECTIONS = 32;
@@ -57,10 +58,13 @@ function run(options: autocannon.Options): Promise<autocannon.Result> {
 }
 
 export async function runSoak(seconds: number): Promise<string> {
+  const startedAt = new Date();
+  const machine = machineInfo();
   await ensureDatabase(DATABASE_URL);
   const db = await openBenchDatabase(DATABASE_URL);
   const dataset = await ensureDataset(db);
   const key = await createBenchKey(db);
+  const pgVersion = await postgresVersion(db);
   // Neither limits nor credits may refuse the soak's traffic.
   await db.query(
     `UPDATE accounts SET v1_rate_limit = 100000000, credits_remaining = 1000000000,
@@ -73,6 +77,8 @@ export async function runSoak(seconds: number): Promise<string> {
   const server = await startDealsignal(DATABASE_URL, 8, 1);
   try {
     const requests = requestMix(key);
+    // One pass first, so the capacity is that of the steady state (counts computed, pages cached).
+    await run({ url: server.baseUrl, connections: CONNECTIONS, duration: 10, requests });
     const capacity = await run({ url: server.baseUrl, connections: CONNECTIONS, duration: 15, requests });
     const rate = Math.round(capacity.requests.average * 0.7);
     console.log(`capacity on the mix: ${Math.round(capacity.requests.average)} req/s; soaking at ${rate} req/s for ${seconds} s`);
@@ -102,11 +108,14 @@ export async function runSoak(seconds: number): Promise<string> {
           `RSS ${window.rssMiB.toFixed(0)} MiB, heap ${window.heapMiB.toFixed(0)} MiB, non-2xx ${window.non2xx}, errors ${window.errors}`,
       );
     }
-    return renderSoak({ seconds, capacity: capacity.requests.average, rate, start, windows, rows: dataset });
+    const setup = setupLines(startedAt, machine, pgVersion, dataset);
+    return renderSoak({ seconds, capacity: capacity.requests.average, rate, start, windows, setup });
   } finally {
     await stopAllServices();
   }
 }
+
+const signed = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(1)}`;
 
 function renderSoak(run: {
   seconds: number;
@@ -114,16 +123,28 @@ function renderSoak(run: {
   rate: number;
   start: { rssMiB: number; heapMiB: number };
   windows: Window[];
-  rows: object;
+  setup: string[];
 }): string {
-  const m = machineInfo();
   const first = run.windows[0]!;
   const last = run.windows.at(-1)!;
+  // Minute-to-minute p99 is noisy; drift compares the median p99 of the first and second halves.
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const half = Math.max(1, Math.floor(run.windows.length / 2));
+  const p99s = run.windows.map((w) => w.p99);
+  const earlyP99 = median(p99s.slice(0, half));
+  const lateP99 = median(p99s.slice(half).length > 0 ? p99s.slice(half) : p99s);
+  const maxOf = (pick: (w: Window) => number) => Math.max(...run.windows.map(pick));
+  const failed = run.windows.reduce((sum, w) => sum + w.non2xx + w.errors, 0);
   const lines = [
     '## Soak',
     '',
-    `- Date: ${new Date().toISOString()}; machine: ${m.cpuModel}, ${m.cores} cores, ${m.ramGiB.toFixed(1)} GiB; Node ${m.nodeVersion}`,
-    `- Data: the large data set (${JSON.stringify(run.rows).replace(/"/g, '').slice(0, 200)})`,
+    ...run.setup,
+    '- Server: `dealsignal serve --workers 1`, pool 8, page cache on (the default), rate limits on in memory and credits ' +
+      'debited on v2, both set never to refuse; memory read from its own `/metrics` after each minute',
     `- Mix: 160 paths over both families (v1 funding and m-a pages 1-40, v2 job changes and investors pages 1-40), ${CONNECTIONS} connections (autocannon)`,
     `- Capacity on the mix: ${Math.round(run.capacity)} req/s; soak at ${run.rate} req/s (70 %) for ${run.seconds} s`,
     `- Server memory before the soak: RSS ${run.start.rssMiB.toFixed(0)} MiB, heap ${run.start.heapMiB.toFixed(0)} MiB`,
@@ -135,8 +156,11 @@ function renderSoak(run: {
         `| ${w.minute} | ${Math.round(w.reqPerSec)} | ${w.p50} | ${w.p99} | ${w.rssMiB.toFixed(0)} | ${w.heapMiB.toFixed(0)} | ${w.non2xx} | ${w.errors} |`,
     ),
     '',
-    `Growth after the first minute (warm-up): RSS ${(last.rssMiB - first.rssMiB).toFixed(1)} MiB, heap ${(last.heapMiB - first.heapMiB).toFixed(1)} MiB; ` +
-      `p99 drift ${(last.p99 - first.p99).toFixed(1)} ms (first ${first.p99} ms, last ${last.p99} ms).`,
+    `Memory: RSS ${first.rssMiB.toFixed(0)} MiB after minute 1, ${last.rssMiB.toFixed(0)} MiB at the end ` +
+      `(${signed(last.rssMiB - first.rssMiB)} MiB; highest ${maxOf((w) => w.rssMiB).toFixed(0)}); heap ${first.heapMiB.toFixed(0)} → ` +
+      `${last.heapMiB.toFixed(0)} MiB (highest ${maxOf((w) => w.heapMiB).toFixed(0)}).`,
+    `p99: median ${earlyP99} ms over the first half, ${lateP99} ms over the second (drift ${signed(lateP99 - earlyP99)} ms); ` +
+      `range ${Math.min(...p99s)}–${Math.max(...p99s)} ms. Non-2xx and errors over the whole soak: ${failed}.`,
     '',
   ];
   return lines.join('\n');

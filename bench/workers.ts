@@ -1,0 +1,142 @@
+// What `serve --workers N` gains on this machine: the same requests against one worker and against
+// one worker per core (the default with PostgreSQL), page cache on (the default) and off.
+// `node --import tsx bench/workers.ts [--duration N] [--warmup N] [--connections N]`.
+import { availableParallelism } from 'node:os';
+import { ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion } from './database.js';
+import { chooseLoadTool, type LoadTool } from './load.js';
+import { parseOptions, type BenchOptions } from './options.js';
+import { stopService } from './processes.js';
+import { machineInfo } from './report.js';
+import { buildProject } from './server.js';
+import {
+  checkLoad,
+  describe,
+  fundedBenchKey,
+  HIGH_V2_LIMIT,
+  int,
+  loud,
+  measureLoad,
+  ms,
+  onExitStopServers,
+  probe,
+  setupLines,
+  startWith,
+  waitForQuiet,
+  writeSection,
+} from './signals.js';
+import type { LoadResult } from './stats.js';
+
+const HEADING = '## Workers';
+
+interface Target {
+  name: string;
+  path: string;
+  headers: (key: string) => Record<string, string>;
+  env: Record<string, string>;
+}
+
+const v1 = (key: string) => ({ 'x-lot-api-key': key });
+const v2 = (key: string) => ({ authorization: `Bearer ${key}` });
+
+const TARGETS: Target[] = [
+  { name: 'v1 funding, page 1', path: '/api/v1/funding', headers: v1, env: {} },
+  { name: 'v1 funding, category=fintech page 3', path: '/api/v1/funding?category=fintech&page=3', headers: v1, env: {} },
+  { name: 'v2 investors, countries=US', path: '/api/v2/signals/investors?countries=US&limit=20', headers: v2, env: {} },
+  {
+    name: 'v1 funding, category=fintech page 3, PAGE_CACHE_MB=0',
+    path: '/api/v1/funding?category=fintech&page=3',
+    headers: v1,
+    env: { PAGE_CACHE_MB: '0' },
+  },
+];
+
+interface Row {
+  target: Target;
+  workers: number;
+  load: LoadResult;
+}
+
+async function measure(tool: LoadTool, options: BenchOptions, key: string, target: Target, workers: number): Promise<Row> {
+  console.log(`\n--- ${target.name}, ${workers} worker${workers === 1 ? '' : 's'}`);
+  // Rate limits stay on (in memory, as a single instance runs), set high enough never to refuse.
+  const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT, REDIS_URL: '', ...target.env }, options, workers);
+  try {
+    const headers = target.headers(key);
+    const check = await probe(server.baseUrl + target.path, headers);
+    if (check.status !== 200) loud(`${target.name}: HTTP ${check.status}: ${check.body.slice(0, 300)}`);
+    await waitForQuiet();
+    const load = await measureLoad(tool, options, server.baseUrl + target.path, headers);
+    checkLoad(target.name, load);
+    console.log(`   ${describe(load)}`);
+    return { target, workers, load };
+  } finally {
+    await stopService(server);
+  }
+}
+
+function table(rows: Row[], counts: number[]): string[] {
+  const lines = [
+    `| request | workers | req/s | p50 ms | p99 ms | non-2xx + errors | req/s vs 1 worker |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const target of TARGETS) {
+    const one = rows.find((r) => r.target === target && r.workers === counts[0]);
+    for (const workers of counts) {
+      const row = rows.find((r) => r.target === target && r.workers === workers)!;
+      const gain = one && one.load.reqPerSec > 0 ? `${(row.load.reqPerSec / one.load.reqPerSec).toFixed(2)}×` : 'n/a';
+      const l = row.load;
+      lines.push(
+        `| ${target.name} | ${workers} | ${int(l.reqPerSec)} | ${ms(l.p50Ms)} | ${ms(l.p99Ms)} | ${l.failures + l.socketErrors} | ${gain} |`,
+      );
+    }
+  }
+  const many = counts.at(-1)!;
+  if (many === 1) return lines;
+  const ratios = TARGETS.map((target) => {
+    const at = (workers: number) => rows.find((r) => r.target === target && r.workers === workers)!.load;
+    return { rps: at(many).reqPerSec / at(1).reqPerSec, p99: at(many).p99Ms / at(1).p99Ms };
+  });
+  const range = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}×`;
+  lines.push(
+    '',
+    `${many} workers against 1 on this machine: throughput ${range(ratios.map((r) => r.rps))}, ` +
+      `p99 ${range(ratios.map((r) => r.p99))} (same requests, same connections).`,
+  );
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const startedAt = new Date();
+  const machine = machineInfo();
+  buildProject();
+  const tool = await chooseLoadTool();
+  await ensureDatabase(options.databaseUrl);
+  const db = await openBenchDatabase(options.databaseUrl);
+  try {
+    const dataset = await ensureDataset(db);
+    const key = await fundedBenchKey(db);
+    const counts = [...new Set([1, availableParallelism()])];
+    const rows: Row[] = [];
+    for (const target of TARGETS) for (const workers of counts) rows.push(await measure(tool, options, key, target, workers));
+    const body = table(rows, counts);
+    console.log('\n' + body.join('\n'));
+    const section = [
+      HEADING,
+      '',
+      ...setupLines(startedAt, machine, await postgresVersion(db), dataset),
+      `- \`dealsignal serve --workers N\`, N = 1 and N = ${availableParallelism()} (one per core, the default with PostgreSQL); ` +
+        `each worker its own pool of ${options.poolSize}; rate limits on (in memory, never reached), credits debited on v2`,
+      `- Load: ${tool}, ${options.connections} connections, ${options.warmupSeconds} s warm-up then ` +
+        `${options.durationSeconds} s measured per row`,
+      '',
+      ...body,
+      '',
+    ].join('\n');
+    writeSection(HEADING, section);
+  } finally {
+    await db.close();
+  }
+}
+
+onExitStopServers(main);
