@@ -1,13 +1,11 @@
 // The full keyed v2 path (key, Redis rate limit, credits, query) next to the same path without a limiter,
 // then two instances sharing one Redis: `node --import tsx bench/limits.ts [--duration N] [--warmup N]`.
 import { Redis } from 'ioredis';
-import { ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion } from './database.js';
-import { chooseLoadTool, runHttpLoad, type LoadTool } from './load.js';
-import { parseOptions, type BenchOptions } from './options.js';
+import { postgresVersion } from './database.js';
+import { runHttpLoad, type LoadTool } from './load.js';
+import type { BenchOptions } from './options.js';
 import { stopService, type Service } from './processes.js';
-import { machineInfo } from './report.js';
 import type { LoadResult } from './stats.js';
-import { buildProject } from './server.js';
 import {
   checkLoad,
   describe,
@@ -25,6 +23,7 @@ import {
   waitForQuiet,
   writeSection,
 } from './signals.js';
+import { prepareBench } from './setup.js';
 
 const REDIS_URL = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
 const PATH = '/api/v2/signals/investors?countries=US&limit=20';
@@ -152,16 +151,9 @@ function tables(ctx: Context, limited: Single, open: Single, pair: Pair, unrecor
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2), process.env);
-  const startedAt = new Date();
-  const machine = machineInfo();
-  buildProject();
-  const tool = await chooseLoadTool();
   await redisReachable();
-  await ensureDatabase(options.databaseUrl);
-  const db = await openBenchDatabase(options.databaseUrl);
+  const { options, startedAt, machine, tool, db, dataset } = await prepareBench();
   try {
-    const dataset = await ensureDataset(db);
     const ctx: Context = { options, tool, headers: { authorization: `Bearer ${await fundedBenchKey(db)}` } };
     const limited = await single(ctx, 'rate limit on, Redis', { REDIS_URL, RATE_LIMITS: 'true' });
     if (limited.limitHeader === null) loud('no X-RateLimit-Limit header with limits on: the limiter is not in the path');

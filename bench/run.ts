@@ -1,15 +1,14 @@
 import { loadavg } from 'node:os';
 import type { Database } from '../src/db/port.js';
-import { createBenchKey, ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion, type Dataset } from './database.js';
+import { createBenchKey, postgresVersion, type Dataset } from './database.js';
 import { runDriverFloor, steadyStateQueries, type RecordedQuery } from './driver.js';
-import { chooseLoadTool, runHttpLoad, type LoadTool } from './load.js';
-import { parseOptions, RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
+import { runHttpLoad, type LoadTool } from './load.js';
+import { RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
 import { ensurePlatformatic, platformaticFilteredPath, startPlatformatic } from './platformatic.js';
 import { killServicesSync, stopAllServices, stopService, type Service } from './processes.js';
 import {
   consoleSummary,
   failureWarnings,
-  machineInfo,
   renderSection,
   writeResults,
   type PlatformaticOutcome,
@@ -18,7 +17,8 @@ import {
 } from './report.js';
 import { buildScenarios, filteredFundingQuery, type Scenario } from './scenarios.js';
 import type { LoadResult } from './stats.js';
-import { buildProject, startDealsignal } from './server.js';
+import { startDealsignal } from './server.js';
+import { prepareBench } from './setup.js';
 
 interface Context {
   options: BenchOptions;
@@ -172,16 +172,8 @@ function publish(report: RunReport): void {
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2), process.env);
-  const startedAt = new Date();
-  const machine = machineInfo();
-  // Before the long data load: a build that fails should fail the run at once.
-  buildProject();
-  const tool = await chooseLoadTool();
-  await ensureDatabase(options.databaseUrl);
-  const db = await openBenchDatabase(options.databaseUrl);
+  const { options, startedAt, machine, tool, db, dataset } = await prepareBench();
   try {
-    const dataset = await ensureDataset(db);
     const ctx: Context = { options, tool, db };
     const scenarios = await measureApi(ctx, buildScenarios(dataset.asOf));
     const platformatic = await platformaticOutcome(ctx, dataset, scenarios);

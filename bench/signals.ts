@@ -9,15 +9,16 @@ import type { Database, Queryable, Row } from '../src/db/port.js';
 import type { AcquisitionsQuery, InvestorsQuery, JobChangesQuery } from '../src/schemas/v2.js';
 import { ResultCache } from '../src/services/result-cache.js';
 import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../src/services/signals.js';
-import { createBenchKey, ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion, type Dataset } from './database.js';
+import { createBenchKey, postgresVersion, type Dataset } from './database.js';
 import { runDriverFloor, steadyStateQueries, type RecordedQuery } from './driver.js';
-import { chooseLoadTool, runHttpLoad, type LoadTool } from './load.js';
-import { parseOptions, RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
+import { runHttpLoad, type LoadTool } from './load.js';
+import { RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
 import { killServicesSync, stopAllServices, stopService, type Service } from './processes.js';
-import { machineInfo, type MachineInfo } from './report.js';
+import type { MachineInfo } from './report.js';
 import type { Scenario } from './scenarios.js';
 import type { LoadResult } from './stats.js';
-import { buildProject, startDealsignal } from './server.js';
+import { startDealsignal } from './server.js';
+import { prepareBench } from './setup.js';
 
 // ---------- helpers shared with bench/limits.ts ----------
 
@@ -453,15 +454,8 @@ function render(ctx: Context, header: string[], results: SignalResult[]): string
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2), process.env);
-  const startedAt = new Date();
-  const machine = machineInfo();
-  buildProject();
-  const tool = await chooseLoadTool();
-  await ensureDatabase(options.databaseUrl);
-  const db = await openBenchDatabase(options.databaseUrl);
+  const { options, startedAt, machine, tool, db, dataset } = await prepareBench();
   try {
-    const dataset = await ensureDataset(db);
     const ctx: Context = { options, tool, db, apiKey: await fundedBenchKey(db) };
     const scenarios = signalScenarios(dataset.asOf);
     const cached = await measureServer(ctx, scenarios, undefined);

@@ -2,12 +2,10 @@
 // one worker per core (the default with PostgreSQL), page cache on (the default) and off.
 // `node --import tsx bench/workers.ts [--duration N] [--warmup N] [--connections N]`.
 import { availableParallelism } from 'node:os';
-import { ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion } from './database.js';
-import { chooseLoadTool, type LoadTool } from './load.js';
-import { parseOptions, type BenchOptions } from './options.js';
+import { postgresVersion } from './database.js';
+import type { LoadTool } from './load.js';
+import type { BenchOptions } from './options.js';
 import { stopService } from './processes.js';
-import { machineInfo } from './report.js';
-import { buildProject } from './server.js';
 import {
   checkLoad,
   describe,
@@ -25,6 +23,7 @@ import {
   writeSection,
 } from './signals.js';
 import type { LoadResult } from './stats.js';
+import { prepareBench } from './setup.js';
 
 const HEADING = '## Workers';
 
@@ -106,15 +105,8 @@ function table(rows: Row[], counts: number[]): string[] {
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2), process.env);
-  const startedAt = new Date();
-  const machine = machineInfo();
-  buildProject();
-  const tool = await chooseLoadTool();
-  await ensureDatabase(options.databaseUrl);
-  const db = await openBenchDatabase(options.databaseUrl);
+  const { options, startedAt, machine, tool, db, dataset } = await prepareBench();
   try {
-    const dataset = await ensureDataset(db);
     const key = await fundedBenchKey(db);
     const counts = [...new Set([1, availableParallelism()])];
     const rows: Row[] = [];
