@@ -1,4 +1,17 @@
 /**
+ * One piece of work per key at a time: callers asking for a key already being computed wait for
+ * that computation instead of starting their own (the entry goes when it settles).
+ */
+export function shareInFlight<T>(flights: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {
+  let pending = flights.get(key);
+  if (!pending) {
+    pending = start().finally(() => flights.delete(key));
+    flights.set(key, pending);
+  }
+  return pending;
+}
+
+/**
  * Exact counts and served pages per data set, valid for one data version. The version is read
  * in the same snapshot as every page, and a write bumps it in its own transaction, so a write
  * through any instance retires everything cached for that data set on every instance at once.

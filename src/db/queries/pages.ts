@@ -1,5 +1,5 @@
 import type { Queryable } from '../port.js';
-import type { ResultCache } from '../../services/result-cache.js';
+import { shareInFlight, type ResultCache } from '../../services/result-cache.js';
 
 /** A filtered, newest-first listing over one of the document tables. */
 export interface PageRequest {
@@ -42,7 +42,8 @@ export async function fetchPage(db: Queryable, cache: ResultCache, req: PageRequ
       req.dataset,
     ]);
     const version = rows[0]?.version ?? 0;
-    const total = cache.isCurrent(req.dataset, version) ? cache.get(req.dataset, filterKey) : undefined;
+    const countIsCurrent = cache.isCurrent(req.dataset, version);
+    const total = countIsCurrent ? cache.get(req.dataset, filterKey) : undefined;
     const dataJson = cache.page(req.dataset, version, pageKey);
     if (total !== undefined && dataJson !== undefined) return { dataJson, total };
     // Past the end of a known count: nothing to fetch.
@@ -51,18 +52,11 @@ export async function fetchPage(db: Queryable, cache: ResultCache, req: PageRequ
     // import retired the cache) share one statement instead of each running it. Only requests
     // that saw the same version share: the statement's snapshot is taken after its starter read
     // that version, so it holds every write a sharer could have seen, and a request that arrives
-    // after a newer write reads the newer version and starts its own.
-    const flightKey = `${req.dataset}|${version}|${pageKey}`;
-    let pending = cache.pagesInFlight.get(flightKey);
-    if (!pending) {
-      // A count cached at an older version is of no use: the statement counts afresh.
-      const countIsCurrent = cache.isCurrent(req.dataset, version);
-      pending = queryPage(db, cache, req, where, filterKey, pageKey, countIsCurrent).finally(() =>
-        cache.pagesInFlight.delete(flightKey),
-      );
-      cache.pagesInFlight.set(flightKey, pending);
-    }
-    return pending;
+    // after a newer write reads the newer version and starts its own. A count cached at an older
+    // version is of no use: the statement then counts afresh.
+    return shareInFlight(cache.pagesInFlight, `${req.dataset}|${version}|${pageKey}`, () =>
+      queryPage(db, cache, req, where, filterKey, pageKey, countIsCurrent),
+    );
   }
   return queryPage(db, cache, req, where, filterKey, pageKey, true);
 }
@@ -80,24 +74,15 @@ function pageWhere(req: PageRequest, where: string, total: number): string {
 /** Counts first, in its own statement: the plan of the page depends on it. */
 function countFirst(db: Queryable, cache: ResultCache, req: PageRequest, where: string, filterKey: string): Promise<number> {
   // Concurrent first requests for a filter share one count instead of each computing it.
-  const key = `${req.dataset}|${filterKey}`;
-  const countsInFlight = cache.countsInFlight;
-  let pending = countsInFlight.get(key);
-  if (!pending) {
-    pending = db
-      .query<{ version: number; total: number }>(
-        `SELECT (SELECT version::int FROM data_versions WHERE name = $${req.params.length + 1}) AS version,
-                (SELECT count(*)::int FROM ${req.table} ${where}) AS total`,
-        [...req.params, req.dataset],
-      )
-      .then((rows) => {
-        cache.set(req.dataset, rows[0]!.version, filterKey, rows[0]!.total);
-        return rows[0]!.total;
-      })
-      .finally(() => countsInFlight.delete(key));
-    countsInFlight.set(key, pending);
-  }
-  return pending;
+  return shareInFlight(cache.countsInFlight, `${req.dataset}|${filterKey}`, async () => {
+    const rows = await db.query<{ version: number; total: number }>(
+      `SELECT (SELECT version::int FROM data_versions WHERE name = $${req.params.length + 1}) AS version,
+              (SELECT count(*)::int FROM ${req.table} ${where}) AS total`,
+      [...req.params, req.dataset],
+    );
+    cache.set(req.dataset, rows[0]!.version, filterKey, rows[0]!.total);
+    return rows[0]!.total;
+  });
 }
 
 async function queryPage(
