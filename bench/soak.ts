@@ -1,14 +1,12 @@
 // Soak: `npm run bench -- --soak 10m`. Measures capacity on a request mix, then holds about 70 %
 // of it for the given time, minute by minute, and reports p99 drift and server heap/RSS growth.
 import autocannon from 'autocannon';
-import { createBenchKey, ensureDatabase, ensureDataset, openBenchDatabase, postgresVersion } from './database.js';
+import { postgresVersion } from './database.js';
 import { replaceSection } from './results-file.js';
 import { stopAllServices } from './processes.js';
-import { machineInfo } from './report.js';
-import { buildProject, startDealsignal } from './server.js';
-import { setupLines } from './signals.js';
+import { prepareBench } from './setup.js';
+import { fundedBenchKey, HIGH_V2_LIMIT, setupLines, startWith } from './signals.js';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/dealsignal_bench';
 const CONNECTIONS = 32;
 
 export function parseDuration(text: string): number {
@@ -76,28 +74,18 @@ const VACUUM_NOTE: Record<VacuumMode, string> = {
 };
 
 export async function runSoak(seconds: number, emulateAutovacuum = true): Promise<string> {
-  const startedAt = new Date();
-  const machine = machineInfo();
-  await ensureDatabase(DATABASE_URL);
-  const db = await openBenchDatabase(DATABASE_URL);
-  const dataset = await ensureDataset(db);
-  const key = await createBenchKey(db);
+  // The soak's own flags are not the load benchmarks' options: the defaults serve.
+  const { options, startedAt, machine, db, dataset } = await prepareBench([]);
+  // Neither limits nor credits may refuse the soak's traffic (the bench account's v1 limit is 2e9).
+  const key = await fundedBenchKey(db);
   const pgVersion = await postgresVersion(db);
-  // Neither limits nor credits may refuse the soak's traffic.
-  await db.query(
-    `UPDATE accounts SET v1_rate_limit = 100000000, credits_remaining = 1000000000,
-            credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date
-      WHERE id = (SELECT account_id FROM api_keys ORDER BY created_at DESC LIMIT 1)`,
-  );
   const autovacuumOn = (await db.query<{ autovacuum: string }>('SHOW autovacuum'))[0]?.autovacuum === 'on';
   const vacuum: VacuumMode = autovacuumOn ? 'autovacuum' : emulateAutovacuum ? 'emulated' : 'none';
   const vacuumIfEmulated = async () => {
     if (vacuum === 'emulated') await db.query(`VACUUM ${UPDATED_TABLES}`);
   };
   await vacuumIfEmulated();
-  process.env.RATE_LIMIT_ENTERPRISE = '1000000';
-  buildProject();
-  const server = await startDealsignal(DATABASE_URL, 8, 1);
+  const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT }, options, 1);
   try {
     const requests = requestMix(key);
     // One pass first, so the capacity is that of the steady state (counts computed, pages cached).
@@ -134,6 +122,7 @@ export async function runSoak(seconds: number, emulateAutovacuum = true): Promis
     }
     const setup = setupLines(startedAt, machine, pgVersion, dataset);
     return renderSoak({
+      poolSize: options.poolSize,
       seconds,
       capacity: capacity.requests.average,
       rate,
@@ -150,6 +139,7 @@ export async function runSoak(seconds: number, emulateAutovacuum = true): Promis
 const signed = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(1)}`;
 
 function renderSoak(run: {
+  poolSize: number;
   seconds: number;
   capacity: number;
   rate: number;
@@ -165,17 +155,17 @@ function renderSoak(run: {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   };
-  const half = Math.max(1, Math.floor(run.windows.length / 2));
   const p99s = run.windows.map((w) => w.p99);
-  const earlyP99 = median(p99s.slice(0, half));
-  const lateP99 = median(p99s.slice(half).length > 0 ? p99s.slice(half) : p99s);
+  const half = Math.floor(p99s.length / 2);
+  const earlyP99 = median(p99s.slice(0, Math.max(1, half)));
+  const lateP99 = median(p99s.slice(half));
   const maxOf = (pick: (w: Window) => number) => Math.max(...run.windows.map(pick));
   const failed = run.windows.reduce((sum, w) => sum + w.non2xx + w.errors, 0);
   const lines = [
     '## Soak',
     '',
     ...run.setup,
-    '- Server: `dealsignal serve --workers 1`, pool 8, page cache on (the default), rate limits on in memory and credits ' +
+    `- Server: \`dealsignal serve --workers 1\`, pool ${run.poolSize}, page cache on (the default), rate limits on in memory and credits ` +
       'debited on v2, both set never to refuse; memory read from its own `/metrics` after each minute',
     `- Mix: 160 paths over both families (v1 funding and m-a pages 1-40, v2 job changes and investors pages 1-40), ${CONNECTIONS} connections (autocannon)`,
     `- Capacity on the mix: ${Math.round(run.capacity)} req/s; soak at ${run.rate} req/s (70 %) for ${run.seconds} s`,

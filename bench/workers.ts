@@ -78,23 +78,21 @@ function table(rows: Row[], counts: number[]): string[] {
     `| request | workers | req/s | p50 ms | p99 ms | non-2xx + errors | req/s vs 1 worker |`,
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
+  const many = counts.at(-1)!;
+  const ratios: { rps: number; p99: number }[] = [];
   for (const target of TARGETS) {
-    const one = rows.find((r) => r.target === target && r.workers === counts[0]);
+    const at = (workers: number) => rows.find((r) => r.target === target && r.workers === workers)!.load;
+    const one = at(1);
     for (const workers of counts) {
-      const row = rows.find((r) => r.target === target && r.workers === workers)!;
-      const gain = one && one.load.reqPerSec > 0 ? `${(row.load.reqPerSec / one.load.reqPerSec).toFixed(2)}×` : 'n/a';
-      const l = row.load;
+      const l = at(workers);
+      const gain = one.reqPerSec > 0 ? `${(l.reqPerSec / one.reqPerSec).toFixed(2)}×` : 'n/a';
       lines.push(
         `| ${target.name} | ${workers} | ${int(l.reqPerSec)} | ${ms(l.p50Ms)} | ${ms(l.p99Ms)} | ${l.failures + l.socketErrors} | ${gain} |`,
       );
     }
+    ratios.push({ rps: at(many).reqPerSec / one.reqPerSec, p99: at(many).p99Ms / one.p99Ms });
   }
-  const many = counts.at(-1)!;
   if (many === 1) return lines;
-  const ratios = TARGETS.map((target) => {
-    const at = (workers: number) => rows.find((r) => r.target === target && r.workers === workers)!.load;
-    return { rps: at(many).reqPerSec / at(1).reqPerSec, p99: at(many).p99Ms / at(1).p99Ms };
-  });
   const range = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}×`;
   lines.push(
     '',

@@ -3,7 +3,8 @@
 --
 -- 1. usage_events no longer references accounts by foreign key. The check took a KEY SHARE lock on
 --    the account row for every recorded request, and every debit that overlapped a usage batch then
---    had to create a MultiXact; under a long soak these piled up and debits slowed to a crawl.
+--    had to create a MultiXact; in a long soak the debits were seen waiting on MultiXact buffers as
+--    well as on the row lock itself.
 --    Usage events are written only for keys that were just verified, and accounts are never deleted.
 ALTER TABLE usage_events DROP CONSTRAINT IF EXISTS usage_events_account_id_fkey;
 
