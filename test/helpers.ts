@@ -18,6 +18,11 @@ export interface Backend {
 
 const DATABASE_URL = process.env.DATABASE_URL;
 
+/** Why a suite that needs PostgreSQL cannot run here, or false when it can. */
+export const needsPostgres: string | false = DATABASE_URL ? false : 'DATABASE_URL is not set';
+/** Why a suite that needs Redis cannot run here, or false when it can. */
+export const needsRedis: string | false = process.env.REDIS_URL ? false : 'REDIS_URL is not set';
+
 /**
  * Every suite runs on the embedded store, and on PostgreSQL when DATABASE_URL is set.
  * Each PostgreSQL suite gets a schema of its own, so test files can run in parallel.
@@ -27,7 +32,7 @@ export function backends(): Backend[] {
     { name: 'pglite', skip: false, open: () => openPglite(undefined) },
     {
       name: 'postgres',
-      skip: DATABASE_URL ? false : 'DATABASE_URL is not set',
+      skip: needsPostgres,
       async open() {
         const { schema, drop } = await freshSchema();
         const db = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 8, schema });
@@ -48,11 +53,17 @@ export function backends(): Backend[] {
  * run's summary counts it as skipped, never as passed.
  */
 export function describeEach(title: string, fn: (backend: Backend) => void): void {
-  for (const backend of backends()) {
-    const name = `${title} [${backend.name}]`;
-    if (backend.skip) describe(name, () => it(`needs ${backend.name}`, { skip: backend.skip }, () => undefined));
-    else describe(name, () => fn(backend));
-  }
+  for (const backend of backends()) describeNeeding(`${title} [${backend.name}]`, backend.name, backend.skip, () => fn(backend));
+}
+
+/**
+ * describe() for a suite that needs a server (PostgreSQL, Redis). Without it, the suite registers
+ * one skipped test instead, so the run's summary counts it as skipped, never as passed or absent
+ * (a skipped describe() alone adds nothing to that count).
+ */
+export function describeNeeding(title: string, server: string, skip: string | false, fn: () => void): void {
+  if (skip) describe(title, () => it(`needs ${server}`, { skip }, () => undefined));
+  else describe(title, fn);
 }
 
 /** A new, empty PostgreSQL schema (requires DATABASE_URL) and a way to drop it. */
