@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import underPressure from '@fastify/under-pressure';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../app.js';
+import { EventLoopMonitor } from '../infra/event-loop-monitor.js';
+import { loadAssets } from '../web/assets.js';
+import { overloadedPage } from '../web/pages/errors.js';
 import { v1ErrorShape, v2ErrorShape, type ErrorShape } from './family.js';
 
 /** Lifecycle state the server changes and the readiness probe reports. */
@@ -34,6 +36,25 @@ function sendError(request: FastifyRequest, reply: FastifyReply, status: number,
   return reply.code(status).send(errorBody(request, status, message));
 }
 
+// What an operator or a load balancer asks to decide about the process: never shed.
+const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
+// Paths outside /api and /admin that answer JSON or YAML rather than a page.
+const NOT_PAGES = new Set(['/openapi.json', '/docs/json', '/docs/yaml']);
+
+const isPage = (path: string) => !path.startsWith('/api/') && !path.startsWith('/admin/') && !NOT_PAGES.has(path);
+
+// The overload page is sent before the account pages' own security headers are set: the same
+// strictness, written out (only our own origin, never framed).
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; script-src-attr 'none'; style-src 'self'; img-src 'self' data:; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
 function bearer(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   return match?.[1];
@@ -56,28 +77,36 @@ export const operations = fp(
     });
 
     // While draining, tell keep-alive clients to reconnect (to another instance) rather than reuse
-  // a socket this process is about to close, so no request is ever sent into a closing socket.
-  app.addHook('onSend', async (_request, reply) => {
-    if (lifecycle.draining) reply.header('connection', 'close');
-  });
+    // a socket this process is about to close, so no request is ever sent into a closing socket.
+    app.addHook('onSend', async (_request, reply) => {
+      if (lifecycle.draining) reply.header('connection', 'close');
+    });
 
-  app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', async (request, reply) => {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, reply.elapsedTime / 1000);
     });
 
-    // Under overload, answer 503 at once instead of letting latency grow without bound.
-    await app.register(underPressure, {
-      maxEventLoopDelay: config.loadShedding.maxEventLoopDelayMs,
-      maxEventLoopUtilization: config.loadShedding.maxEventLoopUtilization,
-      sampleInterval: 100,
-      exposeStatusRoute: false,
-      pressureHandler: (request, reply) => {
+    // Under overload, answer 503 at once instead of letting latency grow without bound. This is
+    // the first hook after the request id, so a shed request never reaches authentication, rate
+    // limits or credits: it costs the client nothing and the server almost nothing.
+    const monitor = new EventLoopMonitor(config.loadShedding);
+    if (monitor.enabled) {
+      monitor.start();
+      app.addHook('onClose', async () => monitor.stop());
+      const assets = loadAssets();
+      app.addHook('onRequest', async (request, reply) => {
+        const path = request.url.split('?')[0]!;
+        if (NEVER_SHED.has(path) || !monitor.overloaded()) return;
         reply.header('retry-after', '1');
-        void sendError(request, reply, 503, 'Service overloaded, please retry shortly');
-      },
-    });
+        if (isPage(path)) {
+          const page = overloadedPage({ assets, viewer: null, path });
+          return reply.code(503).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page);
+        }
+        return sendError(request, reply, 503, 'Service overloaded, please retry shortly');
+      });
+    }
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 

@@ -5,11 +5,20 @@ import { buildApp } from '../../src/app.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import type { Database } from '../../src/db/port.js';
-import { backends, freshSchema, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
+import {
+  backends,
+  describeEach,
+  describeNeeding,
+  freshSchema,
+  makeKey,
+  needsPostgres,
+  startApp,
+  testConfig,
+  type TestContext,
+} from '../helpers.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
-const needsPostgres = DATABASE_URL ? false : 'DATABASE_URL is not set';
 
 /** A TCP proxy in front of PostgreSQL that the test can cut and restore, like a database outage. */
 class CuttableProxy {
@@ -40,7 +49,7 @@ class CuttableProxy {
   }
 }
 
-describe('database faults', { skip: needsPostgres }, () => {
+describeNeeding('database faults', 'postgres', needsPostgres, () => {
   let proxy: CuttableProxy;
   let db: Database;
   let ctx: { close(): Promise<void>; app: Awaited<ReturnType<typeof buildApp>> };
@@ -102,7 +111,7 @@ describe('database faults', { skip: needsPostgres }, () => {
   });
 });
 
-describe('statement timeout', { skip: needsPostgres }, () => {
+describeNeeding('statement timeout', 'postgres', needsPostgres, () => {
   let ctx: TestContext;
   let blocker: Database;
 
@@ -149,24 +158,132 @@ describe('statement timeout', { skip: needsPostgres }, () => {
   });
 });
 
-describe('load shedding', () => {
-  it('under event-loop overload, requests get 503 with Retry-After at once', async () => {
-    const ctx = await startApp(backends()[0]!, { LOAD_SHED_EVENT_LOOP_DELAY_MS: '20' });
-    try {
-      // Starve the event loop for a while, as a flood of CPU-heavy work would.
-      const until = Date.now() + 600;
+/** Blocks the event loop for `ms` inside a timer callback, as a burst of CPU-heavy work would. */
+function stallEventLoop(ms: number): Promise<void> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      const until = Date.now() + ms;
       while (Date.now() < until) {
         /* busy */
       }
-      // The overdue sampler runs as soon as the loop is free and records the stall.
-      await new Promise((r) => setTimeout(r, 10));
-      const v2 = await ctx.app.inject('/api/v2/signals/investors');
-      assert.equal(v2.statusCode, 503);
-      assert.equal(v2.headers['retry-after'], '1');
-      assert.deepEqual(Object.keys(v2.json()), ['success', 'error']);
-    } finally {
-      await ctx.close();
+      resolve();
+    }, 1),
+  );
+}
+
+const SHED_AT_MS = 400;
+
+describeEach('load shedding', (backend) => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await startApp(backend, {
+      LOAD_SHED_EVENT_LOOP_DELAY_MS: String(SHED_AT_MS),
+      RATE_LIMITS: 'true',
+      RATE_LIMIT_V1: '5',
+      RATE_LIMIT_PRO: '5',
+      AUTH_FAILURE_LIMIT: '1000',
+      CREDITS_PRO: '1000',
+    });
+  });
+  after(() => ctx.close());
+
+  /** Lets the loop run freely long enough for the measured delay to settle back to normal. */
+  const settle = () => new Promise((r) => setTimeout(r, 500));
+
+  it('stalls shorter than the setting never shed, whenever they fall between measurements', async () => {
+    await settle();
+    const statuses: string[] = [];
+    for (let round = 0; round < 15; round++) {
+      await stallEventLoop(SHED_AT_MS / 2);
+      for (const url of ['/api/v1/funding', '/api/v2/signals/investors', '/login', '/healthz']) {
+        statuses.push(`${url} ${(await ctx.app.inject(url)).statusCode}`);
+        await new Promise((r) => setImmediate(r));
+      }
     }
+    assert.deepEqual(
+      statuses.filter((s) => s.endsWith(' 503')),
+      [],
+      'no request was shed',
+    );
+  });
+
+  it('a stall longer than the setting sheds at once: 503 with Retry-After in each family shape, an HTML page for pages', async () => {
+    await settle();
+    await stallEventLoop(SHED_AT_MS * 2.5);
+    const v1 = await ctx.app.inject('/api/v1/funding');
+    const v2 = await ctx.app.inject('/api/v2/signals/investors');
+    const page = await ctx.app.inject({ url: '/login', headers: { accept: 'text/html' } });
+    const health = await ctx.app.inject('/healthz');
+    const ready = await ctx.app.inject('/readyz');
+
+    assert.equal(v1.statusCode, 503, v1.body);
+    assert.equal(v1.headers['retry-after'], '1');
+    assert.deepEqual(Object.keys(v1.json()), ['code', 'message']);
+    assert.equal(v2.statusCode, 503, v2.body);
+    assert.equal(v2.headers['retry-after'], '1');
+    assert.deepEqual(Object.keys(v2.json()), ['success', 'error']);
+    assert.equal(page.statusCode, 503);
+    assert.equal(page.headers['retry-after'], '1');
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(page.body, /^<!doctype html>/i);
+    assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
+    assert.equal(health.statusCode, 200, 'liveness is never shed');
+    assert.equal(ready.statusCode, 200, 'readiness is never shed');
+
+    await settle();
+    assert.equal((await ctx.app.inject('/api/v1/funding')).statusCode, 401, 'served again once the loop is free');
+  });
+
+  it('with a utilisation setting, an idle server serves and a saturated one sheds', async () => {
+    const busy = await startApp(backend, { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_EVENT_LOOP_UTILIZATION_PCT: '90' });
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal((await busy.app.inject('/api/v1/funding')).statusCode, 401, 'idle: served');
+      // Work in short slices for over a second: the loop never waits long, but it never rests.
+      const until = Date.now() + 1500;
+      while (Date.now() < until) {
+        const slice = Date.now() + 15;
+        while (Date.now() < slice) {
+          /* busy */
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      const shed = await busy.app.inject('/api/v1/funding');
+      assert.equal(shed.statusCode, 503, 'saturated: shed');
+      assert.equal(shed.headers['retry-after'], '1');
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('a burst from one key while shedding takes no rate-limit slot and no credit', async () => {
+    const { key } = await makeKey(ctx.db, 'pro');
+    const v1 = () => ctx.app.inject({ url: '/api/v1/funding', headers: { 'x-lot-api-key': key } });
+    const v2 = () => ctx.app.inject({ url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${key}` } });
+    await settle();
+    await stallEventLoop(SHED_AT_MS * 2.5);
+    const burst = await Promise.all([...Array.from({ length: 20 }, v1), ...Array.from({ length: 20 }, v2)]);
+    const v1Burst = burst.slice(0, 20).map((r) => r.statusCode);
+    const v2Burst = burst.slice(20).map((r) => r.statusCode);
+    assert.ok(v1Burst.includes(503) && v2Burst.includes(503), `the burst met shedding: ${v1Burst} / ${v2Burst}`);
+
+    // Whatever was shed left the window alone: exactly the limit gets through, burst included.
+    await settle();
+    const v1After: number[] = [];
+    const v2After: { statusCode: number; body: string }[] = [];
+    for (let i = 0; i < ctx.config.rateLimits.v1 + 1; i++) v1After.push((await v1()).statusCode);
+    for (let i = 0; i < ctx.config.rateLimits.v2.pro + 1; i++) v2After.push(await v2());
+    const served = (statuses: number[]) => statuses.filter((s) => s === 200).length;
+    assert.equal(served(v1Burst) + served(v1After), ctx.config.rateLimits.v1, `v1: ${v1Burst} then ${v1After}`);
+    const v2Statuses = v2After.map((r) => r.statusCode);
+    assert.equal(served(v2Burst) + served(v2Statuses), ctx.config.rateLimits.v2.pro, `v2: ${v2Burst} then ${v2Statuses}`);
+    assert.equal(v2Statuses.at(-1), 429);
+
+    // Only served calls were charged.
+    const lastServed = v2After.filter((r) => r.statusCode === 200).at(-1);
+    assert.ok(lastServed, 'a v2 call was served after the burst');
+    const charged = served(v2Burst) + served(v2Statuses);
+    assert.equal(JSON.parse(lastServed.body).meta.creditsRemaining, ctx.config.credits.pro - charged);
   });
 });
 

@@ -11,7 +11,18 @@ const PAGES: Record<number, { title: string; message: string }> = {
 
 /** An error page: the status's own wording only, never the underlying error. */
 export function errorPage(ctx: PageContext, status: number): string {
-  const page = PAGES[status] ?? (status < 500 ? PAGES[400]! : PAGES[500]!);
+  return errorPageWith(ctx, status, PAGES[status] ?? (status < 500 ? PAGES[400]! : PAGES[500]!));
+}
+
+/** The page a visitor gets while the server sheds load: their request was fine, the server is busy. */
+export function overloadedPage(ctx: PageContext): string {
+  return errorPageWith(ctx, 503, {
+    title: 'Temporarily unavailable',
+    message: 'We are very busy right now. Please try again in a few seconds.',
+  });
+}
+
+function errorPageWith(ctx: PageContext, status: number, page: { title: string; message: string }): string {
   const main = html`<div class="container error-page">
     <p class="error-code">${status}</p>
     <h1>${page.title}</h1>
