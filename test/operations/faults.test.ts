@@ -20,49 +20,89 @@ import { fundingRecord, insertFunding } from '../fixtures.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 
-/** A TCP proxy in front of PostgreSQL that the test can cut and restore, like a database outage. */
-class CuttableProxy {
+/**
+ * A TCP proxy in front of PostgreSQL whose network the test controls: it forwards, drops every
+ * byte silently (a partition: nothing is refused or reset, nothing arrives), or resets every
+ * connection, open and new (the database went away).
+ */
+class FaultyNetwork {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private mode: 'forward' | 'drop' | 'reset' = 'forward';
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
   async start(): Promise<void> {
     this.server = createServer((client) => {
-      const upstream = connect(this.target);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
+      this.track(client);
+      if (this.mode === 'reset') return client.resetAndDestroy();
+      // A connection opened during a partition never reaches the database.
+      if (this.mode === 'drop') return client.resume();
+      const upstream = this.track(connect(this.target));
+      client.on('data', (chunk) => this.mode === 'forward' && upstream.write(chunk));
+      upstream.on('data', (chunk) => this.mode === 'forward' && client.write(chunk));
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
     });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as { port: number }).port;
   }
 
-  /** Refuses new connections and drops the open ones. */
-  async cut(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    if (this.server?.listening) await new Promise((resolve) => this.server!.close(resolve));
+  private track(socket: Socket): Socket {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => undefined);
+    return socket;
+  }
+
+  /** Bytes stop flowing both ways; every socket stays open. */
+  partition(): void {
+    this.mode = 'drop';
+  }
+
+  /** Every open connection is reset, and so is every new one. */
+  reset(): void {
+    this.mode = 'reset';
+    for (const socket of this.sockets) socket.resetAndDestroy();
+  }
+
+  /** Bytes flow again (what was dropped stays lost). */
+  heal(): void {
+    this.mode = 'forward';
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => this.server?.close(resolve));
   }
 }
 
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'no answer'> =>
+  Promise.race([promise, new Promise<'no answer'>((r) => setTimeout(() => r('no answer'), ms).unref())]);
+
 describeNeeding('database faults', 'postgres', needsPostgres, () => {
-  let proxy: CuttableProxy;
+  const STATEMENT_TIMEOUT_MS = 1000;
+  const POOL_SIZE = 4;
+  let network: FaultyNetwork;
   let db: Database;
   let ctx: { close(): Promise<void>; app: Awaited<ReturnType<typeof buildApp>> };
+  let key: string;
 
   before(async () => {
     const url = new URL(DATABASE_URL!);
-    proxy = new CuttableProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    await proxy.start();
+    network = new FaultyNetwork({ host: url.hostname, port: Number(url.port || 5432) });
+    await network.start();
     const { schema, drop } = await freshSchema();
-    url.host = `127.0.0.1:${proxy.port}`;
-    db = await openPostgres({ connectionString: url.toString(), poolSize: 4, schema });
+    url.host = `127.0.0.1:${network.port}`;
+    db = await openPostgres({
+      connectionString: url.toString(),
+      poolSize: POOL_SIZE,
+      schema,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+    });
     await migrate(db);
-    const app = await buildApp({ config: testConfig(), db });
+    const app = await buildApp({ config: testConfig({ STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) }), db });
     ctx = {
       app,
       async close() {
@@ -71,34 +111,19 @@ describeNeeding('database faults', 'postgres', needsPostgres, () => {
         await drop();
       },
     };
+    key = (await makeKey(db, 'pro')).key;
   });
   after(async () => {
+    network.heal();
     await ctx.close();
-    await proxy.cut();
+    await network.stop();
   });
 
-  it('PostgreSQL unreachable: 503 in the family shape with Retry-After within 2 s, no charge; recovers by itself', async () => {
-    const account = await makeKey(db, 'pro');
-    const v2 = () => ctx.app.inject({ url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${account.key}` } });
-    const first = await v2();
-    assert.equal(first.statusCode, 200);
-    const balance = first.json().meta.creditsRemaining;
+  const v1 = () => ctx.app.inject({ url: '/api/v1/funding', headers: { 'x-lot-api-key': key } });
+  const v2 = () => ctx.app.inject({ url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${key}` } });
 
-    await proxy.cut();
-    for (const request of [() => ctx.app.inject({ url: '/api/v1/funding', headers: { 'x-lot-api-key': account.key } }), v2]) {
-      const started = performance.now();
-      const res = await request();
-      assert.ok(performance.now() - started < 2000, 'answered within 2 s');
-      assert.equal(res.statusCode, 503, res.body);
-      assert.equal(res.headers['retry-after'], '2');
-      const body = res.json();
-      assert.ok('code' in body ? body.code === 503 : body.success === false, res.body);
-      assert.doesNotMatch(res.body, /ECONN|127\.0\.0\.1|postgres/i);
-    }
-    assert.equal((await ctx.app.inject('/healthz')).statusCode, 200, 'alive');
-    assert.equal((await ctx.app.inject('/readyz')).statusCode, 503, 'not ready');
-
-    await proxy.start(); // the database is back on the same address
+  /** After a fault: requests succeed again without a restart, and keep succeeding with every pool connection in use. */
+  async function assertPoolHealed() {
     const deadline = Date.now() + 10_000;
     let recovered = await v2();
     while (recovered.statusCode !== 200 && Date.now() < deadline) {
@@ -106,9 +131,81 @@ describeNeeding('database faults', 'postgres', needsPostgres, () => {
       recovered = await v2();
     }
     assert.equal(recovered.statusCode, 200, 'recovered within 10 s');
-    assert.equal(recovered.json().meta.creditsRemaining, balance - 1, 'the failed calls cost nothing');
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(Array.from({ length: POOL_SIZE * 2 }, () => within(v1(), 2 * STATEMENT_TIMEOUT_MS)));
+      assert.deepEqual(
+        answers.map((a) => (a === 'no answer' ? a : a.statusCode)),
+        Array.from({ length: POOL_SIZE * 2 }, () => 200),
+        `round ${round}: no pool connection is left broken`,
+      );
+    }
     assert.equal((await ctx.app.inject('/readyz')).statusCode, 200);
+    return recovered;
+  }
+
+  function assertUnavailable(res: { statusCode: number; headers: Record<string, unknown>; body: string; json(): unknown }) {
+    assert.equal(res.statusCode, 503, res.body);
+    assert.equal(res.headers['retry-after'], '2');
+    const body = res.json() as Record<string, unknown>;
+    assert.ok('code' in body ? body.code === 503 : body.success === false, res.body);
+    assert.doesNotMatch(res.body, /ECONN|127\.0\.0\.1|postgres|timeout/i);
+  }
+
+  it('connections reset (the database went away): 503 in the family shape within 2 s, no charge; the pool heals by itself', async () => {
+    const first = await v2();
+    assert.equal(first.statusCode, 200);
+    const balance = first.json().meta.creditsRemaining;
+
+    network.reset();
+    for (const request of [v1, v2]) {
+      const started = performance.now();
+      const res = await request();
+      assert.ok(performance.now() - started < 2000, 'answered within 2 s');
+      assertUnavailable(res);
+    }
+    assert.equal((await ctx.app.inject('/healthz')).statusCode, 200, 'alive');
+    assert.equal((await ctx.app.inject('/readyz')).statusCode, 503, 'not ready');
+
+    network.heal();
+    const recovered = await assertPoolHealed();
+    assert.equal(recovered.json().meta.creditsRemaining, balance - 1, 'the failed calls cost nothing');
   });
+
+  it(
+    'a partition (bytes silently dropped): every request answers within STATEMENT_TIMEOUT_MS + 1 s; the pool heals by itself',
+    { timeout: 60_000 },
+    async () => {
+      // Every pool connection open and idle when the partition starts, as on a busy server.
+      await Promise.all(Array.from({ length: POOL_SIZE }, v1));
+      const first = await v2();
+      assert.equal(first.statusCode, 200);
+      const balance = first.json().meta.creditsRemaining;
+
+      network.partition();
+      const budget = STATEMENT_TIMEOUT_MS + 1000;
+      // More requests than connections: some wait for the pool, some open new connections into the void.
+      const timed = (request: () => ReturnType<typeof v1>) => async () => {
+        const started = performance.now();
+        const res = await within(request(), budget + 5000);
+        return { res, ms: Math.round(performance.now() - started) };
+      };
+      const results = await Promise.all([
+        ...Array.from({ length: POOL_SIZE + 2 }, timed(v1)),
+        ...Array.from({ length: 3 }, timed(v2)),
+      ]);
+      for (const { res, ms } of results) {
+        assert.notEqual(res, 'no answer', `a request hung for more than ${budget + 5000} ms`);
+        assert.ok(ms <= budget, `answered after ${ms} ms (budget ${budget} ms)`);
+        if (res !== 'no answer') assertUnavailable(res);
+      }
+      assert.equal((await ctx.app.inject('/healthz')).statusCode, 200, 'alive');
+      assert.equal((await ctx.app.inject('/readyz')).statusCode, 503, 'not ready');
+
+      network.heal();
+      const recovered = await assertPoolHealed();
+      assert.equal(recovered.json().meta.creditsRemaining, balance - 1, 'the failed calls cost nothing');
+    },
+  );
 });
 
 describeNeeding('statement timeout', 'postgres', needsPostgres, () => {

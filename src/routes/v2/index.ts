@@ -95,9 +95,10 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
     rateLimitedMessage: () => 'Rate limit exceeded. Please try again later.',
   });
 
-  // Every keyed v2 response reports the balance, also when nothing was charged.
+  // Every keyed v2 response reports the balance, also when nothing was charged; except a 503,
+  // where the database holding it did not answer, and asking again would only double the wait.
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.principal || reply.hasHeader('x-credits-remaining')) return;
+    if (!request.principal || reply.hasHeader('x-credits-remaining') || reply.statusCode === 503) return;
     try {
       reply.header('x-credits-remaining', String(await services.credits.balance(request.principal.accountId)));
     } catch {
