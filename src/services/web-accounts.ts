@@ -52,7 +52,7 @@ export const DEFAULT_WEB_LIMITS: WebLimits = {
 
 /** Why a form was refused. `field` names the input to highlight; kinds map to HTTP statuses. */
 export interface FormProblem {
-  kind: 'invalid' | 'duplicate' | 'unauthorized' | 'limited';
+  kind: 'invalid' | 'unauthorized' | 'limited';
   field?: 'email' | 'password' | 'name';
   message: string;
 }
@@ -78,27 +78,28 @@ function emailProblem(email: string): string | null {
   }
 }
 
+/**
+ * Creates an account, or does nothing when the email already has one, and answers both alike:
+ * whether an email has an account is its owner's business. The password is hashed in both
+ * cases (the same work, so the same time), and an existing account is never changed.
+ * Signing up does not sign in; the visitor signs in next, as any user does.
+ */
 export async function signUp(
   db: Queryable,
   store: RateLimitStore,
   limits: WebLimits,
   form: { email: string; password: string; ip: string },
-): Promise<Outcome<{ accountId: number }>> {
+): Promise<Outcome<object>> {
   const badEmail = emailProblem(form.email);
   if (badEmail) return fail({ kind: 'invalid', field: 'email', message: badEmail });
   const badPassword = passwordProblem(form.password);
   if (badPassword) return fail({ kind: 'invalid', field: 'password', message: badPassword });
   const admitted = await store.hit(`signup:ip:${form.ip}`, limits.signupsPerIp, limits.signupWindowMs);
   if (!admitted.allowed) return fail(limited(admitted.resetMs, 'sign-ups from your network'));
-  const accountId = await insertPasswordAccount(db, normaliseEmail(form.email), await hashPassword(form.password));
-  if (accountId === undefined) {
-    return fail({
-      kind: 'duplicate',
-      field: 'email',
-      message: 'An account with this email already exists. Sign in instead, or use another email.',
-    });
-  }
-  return { ok: true, accountId };
+  const email = normaliseEmail(form.email);
+  // ON CONFLICT DO NOTHING: an existing account (web or CLI) keeps its password and everything else.
+  await insertPasswordAccount(db, email, await hashPassword(form.password));
+  return { ok: true };
 }
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';

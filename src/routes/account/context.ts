@@ -21,7 +21,6 @@ export interface WebDeps {
 /** HTTP status of a refused form, by the kind of problem. */
 export const PROBLEM_STATUS: Record<FormProblem['kind'], number> = {
   invalid: 422,
-  duplicate: 409,
   unauthorized: 401,
   limited: 429,
 };
@@ -49,6 +48,10 @@ const LOGIN_NOTICES = {
   expired: 'Your session has expired. Please sign in again.',
   'signed-out': 'You have signed out.',
   required: 'Please sign in to continue.',
+  // Shown after every sign-up, whether the email was new or already had an account.
+  'signed-up':
+    'Thanks for signing up. Sign in with your email and password to continue. ' +
+    'If this email already had an account, nothing about it has changed: use the password you already have.',
 } as const;
 export type LoginReason = keyof typeof LOGIN_NOTICES;
 

@@ -30,7 +30,6 @@ const FORM_LIMITS = { bodyLimit: 16 * 1024 };
 const KEY_ID = /^key_[0-9A-Za-z]{16}$/;
 
 const NOTICES: Record<string, string> = {
-  welcome: 'Welcome to dealsignal! Create your first API key below to start calling the API.',
   revoked: 'Key revoked. Requests made with it are refused from now on.',
 };
 
