@@ -128,4 +128,30 @@ describeEach('account security', (backend) => {
       assert.ok(Math.max(a, b) < 3 * Math.min(a, b), `median new ${a.toFixed(0)} ms, existing ${b.toFixed(0)} ms`);
     });
   });
+
+  describe('notices come from the service own lists only', () => {
+    const inherited = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+
+    it('the profile page: an inherited name is no notice', async () => {
+      const web = new WebClient(ctx.app);
+      await web.signUpAndIn(uniqueEmail('notice'));
+      for (const notice of inherited) {
+        const res = await web.get(`/account?notice=${notice}`);
+        assert.equal(res.statusCode, 200, notice);
+        assert.doesNotMatch(res.body, /class="alert/, notice);
+        assert.doesNotMatch(res.body, /native code|\[object Object\]/, notice);
+      }
+      assert.match((await web.get('/account?notice=revoked')).body, /Key revoked\./);
+    });
+
+    it('the sign-in page: an inherited name is no reason', async () => {
+      for (const reason of inherited) {
+        const res = await new WebClient(ctx.app).get(`/login?reason=${reason}`);
+        assert.equal(res.statusCode, 200, reason);
+        assert.doesNotMatch(res.body, /class="alert/, reason);
+        assert.doesNotMatch(res.body, /native code|\[object Object\]/, reason);
+      }
+      assert.match((await new WebClient(ctx.app).get('/login?reason=signed-out')).body, /You have signed out\./);
+    });
+  });
 });
