@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from '../../src/infra/redis-rate-limit-store.js';
 import { describeEach, makeKey, type Backend, type TestContext } from '../helpers.js';
-import { csrfOf, PASSWORD, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
+import { csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -126,6 +126,42 @@ describeEach('account security', (backend) => {
       // Hashing dominates both (tens to hundreds of milliseconds); skipping it in one branch
       // makes that branch many times faster. A factor of 3 leaves room for a busy machine.
       assert.ok(Math.max(a, b) < 3 * Math.min(a, b), `median new ${a.toFixed(0)} ms, existing ${b.toFixed(0)} ms`);
+    });
+  });
+
+  describe('weak passwords are refused with advice', () => {
+    const weak: { name: string; password: string; advice: RegExp }[] = [
+      { name: 'twelve spaces', password: ' '.repeat(12), advice: /Repeated characters/ },
+      { name: 'one letter repeated', password: 'aaaaaaaaaaaa', advice: /Repeated characters/ },
+      { name: 'a common password', password: 'password1234', advice: /commonly used password/ },
+    ];
+    for (const { name, password, advice } of weak) {
+      it(`${name}: the form again with the estimator's advice, nothing created`, async () => {
+        const before = await accountCount();
+        const email = uniqueEmail('weak');
+        const res = await new WebClient(ctx.app).signUp(email, password);
+        assert.equal(res.statusCode, 422);
+        const message = fieldError(res.body) ?? '';
+        assert.match(message, /^This password is too easy to guess\./);
+        assert.match(message, advice);
+        assert.equal(await accountCount(), before);
+        assert.equal(await accountRow(email), undefined);
+      });
+    }
+
+    it('a password built from the email address is weak', async () => {
+      const stem = `quillmarsh${randomBytes(2).toString('hex')}`;
+      const email = `${stem}@example.com`;
+      const res = await new WebClient(ctx.app).signUp(email, `${stem}2024`);
+      assert.equal(res.statusCode, 422);
+      assert.match(fieldError(res.body) ?? '', /too easy to guess/);
+    });
+
+    it('a long passphrase is welcome', async () => {
+      const email = uniqueEmail('phrase');
+      const passphrase = 'the quiet otter paints blue lighthouses at dawn';
+      assert.equal((await new WebClient(ctx.app).signUp(email, passphrase)).statusCode, 303);
+      assert.equal((await new WebClient(ctx.app).logIn(email, passphrase)).statusCode, 303);
     });
   });
 

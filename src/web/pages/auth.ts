@@ -77,7 +77,7 @@ export function signupPage(ctx: PageContext, form: AuthForm): string {
           label: 'Password',
           type: 'password',
           autocomplete: 'new-password',
-          hint: `At least ${PASSWORD_MIN_LENGTH} characters. A short phrase is easy to remember and hard to guess.`,
+          hint: `At least ${PASSWORD_MIN_LENGTH} characters, and hard to guess: a few unrelated words are easy to remember and work well.`,
           min: PASSWORD_MIN_LENGTH,
           max: PASSWORD_MAX_LENGTH,
         },
