@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 // Password hashes are stored as "scrypt$N$r$p$salt$hash" (salt and hash in base64), so the
 // cost can be raised later without invalidating existing hashes.
@@ -29,12 +30,65 @@ function scrypt(password: string, salt: Buffer, length: number, options: ScryptO
   });
 }
 
-/** The reason a password is refused, or null when it is acceptable. */
+/** Why a password's length is refused, or null when it is acceptable. */
 export function passwordProblem(password: string): string | null {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters for your password.`;
   if (length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters for your password.`;
   return null;
+}
+
+/**
+ * zxcvbn's score of 0-4: 3 means about 10^8 to 10^10 guesses, out of reach of online guessing
+ * (sign-in is rate limited) and costly offline against scrypt.
+ */
+export const MIN_PASSWORD_SCORE = 3;
+
+/**
+ * The estimate's cost grows steeply with length (seconds for 200 random characters, on the event
+ * loop), so only the first characters are estimated: a prefix that is hard to guess makes the
+ * whole password hard to guess. l33t substitutions are capped for the same reason.
+ */
+const ESTIMATED_LENGTH = 64;
+const MAX_L33T_SUBSTITUTIONS = 10;
+
+let estimator: Promise<ZxcvbnFactory> | undefined;
+
+/**
+ * Loads the password dictionaries (common passwords, English words and names) once. It takes
+ * about half a second of CPU, so the account pages call it when they are registered: no request
+ * waits for it, and commands that never see a password never load it.
+ */
+export function loadPasswordEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= (async () => {
+    const [{ ZxcvbnFactory }, common, en] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
+    return new ZxcvbnFactory({
+      dictionary: { ...common.dictionary, ...en.dictionary },
+      graphs: common.adjacencyGraphs,
+      translations: en.translations,
+      maxLength: ESTIMATED_LENGTH,
+      l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
+    });
+  })();
+  return estimator;
+}
+
+/**
+ * Why a new password is too easy to guess, with the estimator's advice, or null when it is
+ * strong enough. userInputs are words an attacker would try first for this user (the parts of
+ * their email address, the service's name). Offline: nothing leaves the process.
+ */
+export async function weakPasswordProblem(password: string, userInputs: readonly string[]): Promise<string | null> {
+  const result = (await loadPasswordEstimator()).check(password, [...userInputs]);
+  if (result.score >= MIN_PASSWORD_SCORE) return null;
+  const { warning, suggestions } = result.feedback;
+  const advice = [warning, ...suggestions].filter((line): line is string => Boolean(line));
+  if (advice.length === 0) advice.push('Add a few more words.');
+  return `This password is too easy to guess. ${advice.join(' ')}`;
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -22,7 +22,7 @@ import { normaliseEmail } from './accounts.js';
 import { displayParts, generateApiKey, generateKeyId, hashApiKey } from './api-keys.js';
 import type { CreditMeter } from './credits.js';
 import type { KeyVerifier } from './key-verifier.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { hashPassword, passwordProblem, verifyPassword, weakPasswordProblem } from './passwords.js';
 import type { UsageRecorder } from './usage.js';
 
 export const EMAIL_MAX_LENGTH = 254;
@@ -52,7 +52,7 @@ export const DEFAULT_WEB_LIMITS: WebLimits = {
 
 /** Why a form was refused. `field` names the input to highlight; kinds map to HTTP statuses. */
 export interface FormProblem {
-  kind: 'invalid' | 'duplicate' | 'unauthorized' | 'limited';
+  kind: 'invalid' | 'unauthorized' | 'limited';
   field?: 'email' | 'password' | 'name';
   message: string;
 }
@@ -78,27 +78,38 @@ function emailProblem(email: string): string | null {
   }
 }
 
+/** What a password guesser tries first for this user: their address, its parts, the service. */
+function passwordUserInputs(email: string): string[] {
+  const [local = '', domain = ''] = email.split('@');
+  const words = email.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 3);
+  return [...new Set([email, local, domain, ...words, 'dealsignal'])].filter(Boolean);
+}
+
+/**
+ * Creates an account, or does nothing when the email already has one, and answers both alike:
+ * whether an email has an account is its owner's business. The password is checked and hashed
+ * in both cases (the same work, so the same time), and an existing account is never changed.
+ * Signing up does not sign in; the visitor signs in next, as any user does.
+ */
 export async function signUp(
   db: Queryable,
   store: RateLimitStore,
   limits: WebLimits,
   form: { email: string; password: string; ip: string },
-): Promise<Outcome<{ accountId: number }>> {
+): Promise<Outcome<object>> {
   const badEmail = emailProblem(form.email);
   if (badEmail) return fail({ kind: 'invalid', field: 'email', message: badEmail });
   const badPassword = passwordProblem(form.password);
   if (badPassword) return fail({ kind: 'invalid', field: 'password', message: badPassword });
+  // Counted before the strength estimate, which costs CPU on the event loop.
   const admitted = await store.hit(`signup:ip:${form.ip}`, limits.signupsPerIp, limits.signupWindowMs);
   if (!admitted.allowed) return fail(limited(admitted.resetMs, 'sign-ups from your network'));
-  const accountId = await insertPasswordAccount(db, normaliseEmail(form.email), await hashPassword(form.password));
-  if (accountId === undefined) {
-    return fail({
-      kind: 'duplicate',
-      field: 'email',
-      message: 'An account with this email already exists. Sign in instead, or use another email.',
-    });
-  }
-  return { ok: true, accountId };
+  const email = normaliseEmail(form.email);
+  const weak = await weakPasswordProblem(form.password, passwordUserInputs(email));
+  if (weak) return fail({ kind: 'invalid', field: 'password', message: weak });
+  // ON CONFLICT DO NOTHING: an existing account (web or CLI) keeps its password and everything else.
+  await insertPasswordAccount(db, email, await hashPassword(form.password));
+  return { ok: true };
 }
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { describeEach, makeKey, type TestContext } from '../helpers.js';
+import { describeEach, type TestContext } from '../helpers.js';
 import { alertText, csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient } from './web-client.js';
 
 describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
@@ -14,16 +14,19 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
   const sessionCount = async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM web_sessions'))[0]!.n;
 
   describe('sign-up', () => {
-    it('creates the account, signs in and lands on the profile page', async () => {
+    it('creates the account and sends the visitor to sign in, which lands on the profile page', async () => {
       const web = new WebClient(ctx.app);
       const email = uniqueEmail('new');
       const res = await web.signUp(email.toUpperCase());
       assert.equal(res.statusCode, 303);
-      assert.equal(res.headers.location, '/account?notice=welcome');
-      const page = await web.get('/account?notice=welcome');
+      assert.equal(res.headers.location, '/login?reason=signed-up');
+      assert.equal(web.cookies.has('ds_session'), false, 'signing up does not sign in');
+      assert.match((await web.get('/login?reason=signed-up')).body, /Thanks for signing up\./);
+      const signedIn = await web.logIn(email);
+      assert.equal(signedIn.headers.location, '/account');
+      const page = await web.get('/account');
       assert.equal(page.statusCode, 200);
       assert.match(page.body, new RegExp(`id="account-email">${email.replace('.', '\\.')}<`));
-      assert.match(page.body, /Welcome to dealsignal!/);
       const [row] = await ctx.db.query<{ password_hash: string; tier: string }>(
         'SELECT password_hash, tier FROM accounts WHERE email = $1',
         [email],
@@ -85,30 +88,6 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
       });
     }
 
-    it('duplicate email: the form again, the first account untouched', async () => {
-      const email = uniqueEmail('dup');
-      await new WebClient(ctx.app).signUp(email);
-      const [first] = await ctx.db.query('SELECT id, password_hash FROM accounts WHERE email = $1', [email]);
-      const before = await accountCount();
-      const res = await new WebClient(ctx.app).signUp(email.toUpperCase(), 'another long password');
-      assert.equal(res.statusCode, 409);
-      assert.match(fieldError(res.body) ?? '', /already exists/);
-      assert.equal(await accountCount(), before);
-      assert.deepEqual(await ctx.db.query('SELECT id, password_hash FROM accounts WHERE email = $1', [email]), [first]);
-    });
-
-    it('an email created with the CLI (no password) is a duplicate: not taken over', async () => {
-      const cli = await makeKey(ctx.db, 'enterprise', uniqueEmail('cli'));
-      const res = await new WebClient(ctx.app).signUp(cli.email);
-      assert.equal(res.statusCode, 409);
-      assert.match(fieldError(res.body) ?? '', /already exists/);
-      const [row] = await ctx.db.query('SELECT password_hash, tier FROM accounts WHERE id = $1', [cli.accountId]);
-      assert.deepEqual(row, { password_hash: null, tier: 'enterprise' });
-      // Nor can anyone sign in to it.
-      const login = await new WebClient(ctx.app).logIn(cli.email, PASSWORD);
-      assert.equal(login.statusCode, 401);
-    });
-
     it('missing CSRF token: the form again, nothing created', async () => {
       const before = await accountCount();
       const web = new WebClient(ctx.app);
@@ -146,7 +125,7 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
 
     it('a signed-in visitor is sent from /signup and /login to the profile page', async () => {
       const web = new WebClient(ctx.app);
-      await web.signUp(uniqueEmail('in'));
+      await web.signUpAndIn(uniqueEmail('in'));
       assert.equal((await web.get('/signup')).headers.location, '/account');
       assert.equal((await web.get('/login')).headers.location, '/account');
     });
@@ -229,7 +208,7 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
   describe('sessions', () => {
     it('sign-out ends the session: the old cookie no longer works', async () => {
       const web = new WebClient(ctx.app);
-      await web.signUp(uniqueEmail('out'));
+      await web.signUpAndIn(uniqueEmail('out'));
       const oldCookies = new Map(web.cookies);
       const page = await web.get('/account');
       const res = await web.post('/logout', { _csrf: csrfOf(page.body) });
@@ -247,7 +226,7 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
 
     it('sign-out without the CSRF token changes nothing', async () => {
       const web = new WebClient(ctx.app);
-      await web.signUp(uniqueEmail('stay'));
+      await web.signUpAndIn(uniqueEmail('stay'));
       const res = await web.post('/logout', {});
       assert.equal(res.statusCode, 403);
       assert.match(alertText(res.body) ?? '', /form has expired/);
@@ -257,7 +236,7 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
     it('an expired session: a form post gets the sign-in form saying so, and changes nothing', async () => {
       const web = new WebClient(ctx.app);
       const email = uniqueEmail('expired');
-      await web.signUp(email);
+      await web.signUpAndIn(email);
       const csrf = csrfOf((await web.get('/account')).body);
       const [account] = await ctx.db.query<{ id: number }>('SELECT id::int FROM accounts WHERE email = $1', [email]);
       await ctx.db.query("UPDATE web_sessions SET expires_at = now() - interval '1 second' WHERE account_id = $1", [account!.id]);
@@ -274,7 +253,7 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
     it('an expired session cookie on a page redirects to sign-in with the reason', async () => {
       const web = new WebClient(ctx.app);
       const email = uniqueEmail('expired-get');
-      await web.signUp(email);
+      await web.signUpAndIn(email);
       await ctx.db.query(
         "UPDATE web_sessions SET expires_at = now() - interval '1 second' WHERE account_id = (SELECT id FROM accounts WHERE email = $1)",
         [email],
@@ -287,7 +266,7 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
 
     it('a session cookie with a bad signature is no session', async () => {
       const web = new WebClient(ctx.app);
-      await web.signUp(uniqueEmail('tamper'));
+      await web.signUpAndIn(uniqueEmail('tamper'));
       const value = web.cookies.get('ds_session')!;
       web.cookies.set('ds_session', value.slice(0, -2) + (value.endsWith('AA') ? 'BB' : 'AA'));
       assert.equal((await web.get('/account')).headers.location, '/login');

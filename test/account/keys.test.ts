@@ -35,7 +35,7 @@ describeEach('account pages: API keys', (backend) => {
 
   async function signedIn(label: string): Promise<WebClient> {
     const web = new WebClient(ctx.app);
-    assert.equal((await web.signUp(uniqueEmail(label))).statusCode, 303);
+    assert.equal((await web.signUpAndIn(uniqueEmail(label))).statusCode, 303);
     return web;
   }
 
@@ -237,7 +237,7 @@ describeEach('account pages: a rolled key stops after its grace period', (backen
     });
     try {
       const web = new WebClient(app);
-      await web.signUp(uniqueEmail('grace'));
+      await web.signUpAndIn(uniqueEmail('grace'));
       const { key: oldKey } = await web.createKey();
       const id = (await db.query<{ id: string }>('SELECT id FROM api_keys WHERE name = $1', ['test key']))[0]!.id;
       const rolled = await web.submit(`/account/keys/${id}/roll`, `/account/keys/${id}/roll`, {});
@@ -273,7 +273,7 @@ describeEach('account pages: a rolled key stops after its grace period', (backen
     await app.register((scope) => accountRoutes(scope, services, { sessionSecret: 'x'.repeat(32), rollGraceMs: 300 }));
     try {
       const web = new WebClient(app);
-      await web.signUp(uniqueEmail('short-grace'));
+      await web.signUpAndIn(uniqueEmail('short-grace'));
       const { key: oldKey } = await web.createKey();
       assert.ok(await keys.verify(oldKey)); // cached as valid
       const id = (await db.query<{ id: string }>('SELECT id FROM api_keys'))[0]!.id;

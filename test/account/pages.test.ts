@@ -56,7 +56,7 @@ describeEach('account pages: rendering, headers, assets', (backend) => {
     it('GET /logout without a session goes to sign-in; with one it asks (sign-out is a POST)', async () => {
       assert.equal((await ctx.app.inject({ url: '/logout' })).headers.location, '/login');
       const web = new WebClient(ctx.app);
-      await web.signUp(`asks-${Date.now()}@example.com`);
+      await web.signUpAndIn(`asks-${Date.now()}@example.com`);
       const res = await web.get('/logout');
       assert.equal(res.statusCode, 200);
       assert.match(res.body, /<form class="form" method="post" action="\/logout">/);
@@ -65,7 +65,7 @@ describeEach('account pages: rendering, headers, assets', (backend) => {
 
     it('an unknown key page is an HTML 404', async () => {
       const web = new WebClient(ctx.app);
-      await web.signUp(`nokey-${Date.now()}@example.com`);
+      await web.signUpAndIn(`nokey-${Date.now()}@example.com`);
       for (const url of ['/account/keys/key_0000000000000000/roll', '/account/keys/not-a-key/revoke']) {
         const res = await web.get(url);
         assert.equal(res.statusCode, 404, url);
@@ -163,7 +163,7 @@ describeEach('account pages behind HTTPS (PUBLIC_URL https)', (backend) => {
 
   it('cookies are Secure', async () => {
     const web = new WebClient(ctx.app);
-    const res = await web.signUp(`secure-${Date.now()}@example.com`);
+    const res = await web.signUpAndIn(`secure-${Date.now()}@example.com`);
     assert.equal(res.statusCode, 303);
     const session = cookieHeader(res.headers['set-cookie'], 'ds_session');
     assert.match(session, /; Secure/);
@@ -173,7 +173,7 @@ describeEach('account pages behind HTTPS (PUBLIC_URL https)', (backend) => {
 
   it('the quick start uses the public base URL', async () => {
     const web = new WebClient(ctx.app);
-    await web.signUp(`quick-${Date.now()}@example.com`);
+    await web.signUpAndIn(`quick-${Date.now()}@example.com`);
     const page = (await web.get('/account')).raw;
     assert.match(
       page,

@@ -21,7 +21,7 @@ describeEach('account pages: the profile page', (backend) => {
   it('shows the tier and its limits, following set-tier and an own v1 limit', async () => {
     const web = new WebClient(ctx.app);
     const email = uniqueEmail('plan');
-    await web.signUp(email);
+    await web.signUpAndIn(email);
     let page = (await web.get('/account')).body;
     assert.match(page, /<span class="badge badge--free">Free<\/span>/);
     assert.match(page, factRow('Signals \\(v2\\)', '10 requests / min'));
@@ -39,7 +39,7 @@ describeEach('account pages: the profile page', (backend) => {
 
   it('shows the credit balance and the next refill date, and both move with use', async () => {
     const web = new WebClient(ctx.app);
-    await web.signUp(uniqueEmail('credits'));
+    await web.signUpAndIn(uniqueEmail('credits'));
     let page = (await web.get('/account')).body;
     assert.match(page, /<p class="stat-value" id="credit-balance"> ?100<span class="stat-unit"> of 100 left<\/span><\/p>/);
     const refill = nextRefill(new Date());
@@ -68,7 +68,7 @@ describeEach('account pages: the profile page', (backend) => {
   it('draws the usage of the last 30 days as inline SVG, with a data table', async () => {
     const web = new WebClient(ctx.app);
     const email = uniqueEmail('chart');
-    await web.signUp(email);
+    await web.signUpAndIn(email);
     const { key } = await web.createKey();
     const [account] = await ctx.db.query<{ id: number }>('SELECT id::int FROM accounts WHERE email = $1', [email]);
     const [keyRow] = await ctx.db.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [account!.id]);
@@ -105,7 +105,7 @@ describeEach('account pages: the profile page', (backend) => {
 
   it('an account without usage gets an empty chart that says so', async () => {
     const web = new WebClient(ctx.app);
-    await web.signUp(uniqueEmail('empty'));
+    await web.signUpAndIn(uniqueEmail('empty'));
     const page = (await web.get('/account')).body;
     assert.match(page, /No requests in the last 30 days/);
     assert.match(page, /No API keys yet/);
@@ -113,7 +113,7 @@ describeEach('account pages: the profile page', (backend) => {
 
   it("the quick start has ready-to-run curls for v1 and v2 on the service's base URL", async () => {
     const web = new WebClient(ctx.app);
-    await web.signUp(uniqueEmail('quick'));
+    await web.signUpAndIn(uniqueEmail('quick'));
     const { body: page, raw } = await web.get('/account');
     const base = ctx.config.publicUrl;
     // The commands exactly as they are copied: one line break, a two-space indent.

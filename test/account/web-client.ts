@@ -1,6 +1,7 @@
 // A cookie-keeping client over app.inject, for the account pages' HTTP tests.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { AppOptions } from '../../src/app.js';
 import { startApp, type Backend, type TestContext } from '../helpers.js';
 
 /**
@@ -8,8 +9,12 @@ import { startApp, type Backend, type TestContext } from '../helpers.js';
  * for seconds, and the load shedder's first sample after that would refuse the next requests
  * with 503s; these tests are not about load shedding, so it is off.
  */
-export function startWebApp(backend: Backend, env: Record<string, string> = {}): Promise<TestContext> {
-  return startApp(backend, { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', ...env });
+export function startWebApp(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: Partial<AppOptions> = {},
+): Promise<TestContext> {
+  return startApp(backend, { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', ...env }, options);
 }
 
 export const PASSWORD = 'correct horse battery staple';
@@ -109,8 +114,16 @@ export class WebClient {
     return this.post(action, { _csrf: csrfOf(page.body), ...fields });
   }
 
+  /** Posts the sign-up form; signing up never signs in. */
   signUp(email: string, password = PASSWORD) {
     return this.submit('/signup', '/signup', { email, password });
+  }
+
+  /** A new account, signed in: sign up, then sign in as any user would. */
+  async signUpAndIn(email: string, password = PASSWORD): Promise<WebResponse> {
+    const signedUp = await this.signUp(email, password);
+    if (signedUp.statusCode !== 303) throw new Error(`sign-up refused (status ${signedUp.statusCode})`);
+    return this.logIn(email, password);
   }
 
   logIn(email: string, password = PASSWORD) {

@@ -67,8 +67,8 @@ export function authRoutes(app: FastifyInstance, deps: WebDeps): void {
       const { email = '', password = '' } = request.body;
       const result = await signUp(db, rateLimitStore, deps.limits, { email, password, ip: request.ip });
       if (!result.ok) return formAgain(signupPage, request, reply, PROBLEM_STATUS[result.problem.kind], result.problem);
-      await startSession(request, reply, result.accountId);
-      return reply.redirect('/account?notice=welcome', 303);
+      // The same answer whether the email was new or not; no session, so no cookie tells them apart.
+      return reply.redirect('/login?reason=signed-up', 303);
     },
   );
 

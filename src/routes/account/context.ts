@@ -21,7 +21,6 @@ export interface WebDeps {
 /** HTTP status of a refused form, by the kind of problem. */
 export const PROBLEM_STATUS: Record<FormProblem['kind'], number> = {
   invalid: 422,
-  duplicate: 409,
   unauthorized: 401,
   limited: 429,
 };
@@ -45,15 +44,24 @@ export function sendPage(reply: FastifyReply, status: number, page: string) {
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
 }
 
-const LOGIN_NOTICES = {
-  expired: 'Your session has expired. Please sign in again.',
-  'signed-out': 'You have signed out.',
-  required: 'Please sign in to continue.',
-} as const;
-export type LoginReason = keyof typeof LOGIN_NOTICES;
+export type LoginReason = 'expired' | 'signed-out' | 'required' | 'signed-up';
+
+// A Map, not an object literal: a reason from the query string must never reach an inherited
+// property ("constructor", "__proto__", "toString").
+const LOGIN_NOTICES: ReadonlyMap<string, string> = new Map<LoginReason, string>([
+  ['expired', 'Your session has expired. Please sign in again.'],
+  ['signed-out', 'You have signed out.'],
+  ['required', 'Please sign in to continue.'],
+  // Shown after every sign-up, whether the email was new or already had an account.
+  [
+    'signed-up',
+    'Thanks for signing up. Sign in with your email and password to continue. ' +
+      'If this email already had an account, nothing about it has changed: use the password you already have.',
+  ],
+]);
 
 export function loginNotice(reason: unknown): string | null {
-  return typeof reason === 'string' && reason in LOGIN_NOTICES ? LOGIN_NOTICES[reason as LoginReason] : null;
+  return (typeof reason === 'string' && LOGIN_NOTICES.get(reason)) || null;
 }
 
 /**
@@ -67,6 +75,6 @@ export function signInFirst(deps: WebDeps, request: FastifyRequest, reply: Fasti
     return reply.redirect(session.status === 'expired' ? '/login?reason=expired' : '/login', 303);
   }
   const csrfToken = issueFormCsrf(request, reply, deps.services.config.publicUrl);
-  const page = loginPage(pageContext(deps, request, { status: 'none' }), { csrfToken, notice: LOGIN_NOTICES[reason] });
+  const page = loginPage(pageContext(deps, request, { status: 'none' }), { csrfToken, notice: loginNotice(reason) });
   return sendPage(reply, 401, page);
 }

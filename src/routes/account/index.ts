@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseUnavailableError } from '../../db/port.js';
+import { loadPasswordEstimator } from '../../services/passwords.js';
 import { DEFAULT_SESSION_TTL_MS } from '../../services/sessions.js';
 import { DEFAULT_ROLL_GRACE_MS, DEFAULT_WEB_LIMITS, type WebLimits } from '../../services/web-accounts.js';
 import { loadAssets } from '../../web/assets.js';
@@ -59,6 +60,8 @@ export async function accountRoutes(
   if (options.sessionSecret.length < MIN_SECRET_LENGTH) {
     throw new Error(`the account pages' session secret must be at least ${MIN_SECRET_LENGTH} characters`);
   }
+  // Loaded now, so the first sign-up does not stall the event loop while serving.
+  await loadPasswordEstimator();
   const deps: WebDeps = {
     services,
     assets: loadAssets(),

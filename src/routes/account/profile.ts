@@ -29,10 +29,11 @@ type KeyParams = { id: string };
 const FORM_LIMITS = { bodyLimit: 16 * 1024 };
 const KEY_ID = /^key_[0-9A-Za-z]{16}$/;
 
-const NOTICES: Record<string, string> = {
-  welcome: 'Welcome to dealsignal! Create your first API key below to start calling the API.',
-  revoked: 'Key revoked. Requests made with it are refused from now on.',
-};
+// A Map: a notice named in the query string is looked up among these keys only, never among
+// an object's inherited properties ("constructor", "__proto__").
+const NOTICES: ReadonlyMap<string, string> = new Map([
+  ['revoked', 'Key revoked. Requests made with it are refused from now on.'],
+]);
 
 interface AccountExtras {
   newKey?: NewKeyView;
@@ -109,7 +110,7 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
     async (request, reply) => {
       const session = await signedIn(request, reply);
       if (!session) return reply;
-      const notice = request.query.notice ? NOTICES[request.query.notice] : undefined;
+      const notice = request.query.notice ? NOTICES.get(request.query.notice) : undefined;
       return renderAccount(request, reply, session, 200, { notice });
     },
   );

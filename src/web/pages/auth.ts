@@ -77,7 +77,7 @@ export function signupPage(ctx: PageContext, form: AuthForm): string {
           label: 'Password',
           type: 'password',
           autocomplete: 'new-password',
-          hint: `At least ${PASSWORD_MIN_LENGTH} characters. A short phrase is easy to remember and hard to guess.`,
+          hint: `At least ${PASSWORD_MIN_LENGTH} characters, and hard to guess: a few unrelated words are easy to remember and work well.`,
           min: PASSWORD_MIN_LENGTH,
           max: PASSWORD_MAX_LENGTH,
         },
@@ -86,7 +86,7 @@ export function signupPage(ctx: PageContext, form: AuthForm): string {
       )}
       <button class="btn btn-primary btn-block" type="submit">Create account</button>
     </form>
-    <p class="fine-print">Free plan: monthly credits and rate limits apply. You can create API keys right after signing up.</p>`;
+    <p class="fine-print">Free plan: monthly credits and rate limits apply. You can create API keys as soon as you sign in.</p>`;
   return authCard(ctx, {
     title: 'Sign up',
     heading: 'Create your account',
