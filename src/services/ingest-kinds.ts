@@ -8,10 +8,11 @@ import { upsertFundingRows } from '../db/queries/funding.js';
 import { upsertMaRows } from '../db/queries/ma.js';
 import { upsertAcquisitionRows, upsertInvestorRows, upsertJobChangeRows } from '../db/queries/signals.js';
 import type { PreparedUpsert } from '../db/queries/upsert.js';
+import { DATE_RANGE } from '../schemas/common.js';
 import { DEAL_STATUSES, FundingRecord, MaRecord, V1_SHARED_SCHEMAS, type DealStatus } from '../schemas/v1.js';
 import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../schemas/v2.js';
 import { prepareFundingRow } from './funding.js';
-import { registerFormats } from './ingest-formats.js';
+import { isOutOfDateRange, registerFormats } from './ingest-formats.js';
 import { prepareMaRow } from './mergers.js';
 import { prepareAcquisitionRow, prepareInvestorRow, prepareJobChangeRow } from './signals.js';
 
@@ -291,6 +292,9 @@ export function describeViolation(checker: TypeCheck<TSchema>, record: unknown, 
         ? `expected a JSON object, got ${shortValue(record)}`
         : `${where}: must be an object (got ${shortValue(error.value)})`;
     case ValueErrorType.StringFormat:
+      if (typeof error.value === 'string' && isOutOfDateRange(schema.format ?? '', error.value)) {
+        return `${where}: must be between ${DATE_RANGE.from} and ${DATE_RANGE.to} (UTC) (got ${shortValue(error.value)})`;
+      }
       return `${where}: must be ${FORMAT_WORDS[schema.format ?? ''] ?? `a valid ${schema.format}`} (got ${shortValue(error.value)})`;
     case ValueErrorType.Union:
       if (schema.anyOf?.every((s) => s.const !== undefined)) {

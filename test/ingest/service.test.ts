@@ -156,6 +156,12 @@ describeEach('ingest service', (backend) => {
         reason: /^line 1: date_seen: must be a date-time that exists.*\(got "2024-02-30T10:00:00Z"\)$/,
       },
       {
+        name: 'a date outside the supported range',
+        kind: 'funding',
+        input: ndjson([good(), { ...good(), date_seen: '9999-12-31T00:00:00Z' }]),
+        reason: /^line 2: date_seen: must be between 1900-01-01 and 2199-12-31 \(UTC\) \(got "9999-12-31T00:00:00Z"\)$/,
+      },
+      {
         name: 'impossible date inside a nullable field',
         kind: 'investors',
         input: ndjson([investorRecord({ lastInvestmentDate: '2023-02-29' })]),
