@@ -82,6 +82,23 @@ describeEach('dealsignal import and watch', (backend) => {
     assert.equal(await count(db, 'funding_rounds'), 2);
   });
 
+  it('a record with several problems: each one printed on its own line under the record', async () => {
+    const broken = { ...fundingRecord(), funding_amount: 'lots', currency: 1, founded: 1999 };
+    const result = await cli(importCommand, ['funding', '-'], ndjson([fundingRecord(), broken]));
+    assert.equal(result.code, 1);
+    const listed = result.out.split('\n');
+    const at = listed.indexOf('  line 2:');
+    assert.ok(at > 0, result.out);
+    assert.deepEqual(listed.slice(at + 1, at + 4).sort(), [
+      '    currency: Expected string (got 1)',
+      '    founded: unknown field (not part of the funding record)',
+      '    funding_amount: Expected integer (got "lots")',
+    ]);
+    const json = JSON.parse((await cli(importCommand, ['funding', '-', '--json'], ndjson([broken]))).out);
+    assert.equal(json.rejects[0].problems.length, 3);
+    assert.equal(await count(db, 'funding_rounds'), 0);
+  });
+
   it('exit 2 on usage errors: unknown kind (the kinds are listed), missing file, bad option', async () => {
     const unknown = await cli(importCommand, ['deals', '-']);
     assert.equal(unknown.code, 2);

@@ -109,6 +109,20 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
     assert.equal(await count(ctx.db, 'acquisition_signals'), 1);
   });
 
+  it('a record with several problems is reported with every one of them', async () => {
+    const broken = { ...acquisitionRecord(), companyName: 7, lastUpdated: '2025-02-30T00:00:00Z', score: 90 };
+    const res = await post('acquisitions', ndjson([acquisitionRecord(), broken]));
+    assert.equal(res.statusCode, 422);
+    const [reject] = res.json().rejects;
+    assert.deepEqual([...reject.problems].sort(), [
+      'companyName: Expected string (got 7)',
+      'lastUpdated: must be a date-time that exists, with a time zone (e.g. 2025-06-01T12:00:00Z) (got "2025-02-30T00:00:00Z")',
+      'score: unknown field (not part of the acquisitions record)',
+    ]);
+    assert.equal(reject.reason, `line 2: ${reject.problems.join('; ')}`);
+    assert.equal(await count(ctx.db, 'acquisition_signals'), 0);
+  });
+
   it('takes JSON arrays, gzip, and the ndjson, json and plain-text content types', async () => {
     const array = JSON.stringify([fundingRecord(), fundingRecord()]);
     assert.equal((await post('funding', array, { 'content-type': 'application/json' })).json().inserted, 2);

@@ -284,6 +284,51 @@ describeEach('ingest service', (backend) => {
     assert.equal(await count(db, 'funding_rounds'), 0);
   });
 
+  it('every problem of a record is reported, not only the first (at most 20 a record)', async () => {
+    const broken: Record<string, unknown> = {
+      ...fundingRecord(),
+      source_id: 5,
+      funding_amount: 'lots',
+      investors: [{ name: 'A' }, { name: 42 }],
+      date_seen: '9999-12-31T00:00:00Z',
+      fundingAmount: 5,
+    };
+    delete broken.currency;
+    const report = await run(db, 'funding', ndjson([fundingRecord(), broken, fundingRecord()]));
+    assert.deepEqual([report.committed, report.rejected], [false, 1]);
+    const expected = [
+      'source_id: must be a non-empty string of at most 512 characters, or null',
+      'currency: is required',
+      'fundingAmount: unknown field (not part of the funding record)',
+      'funding_amount: Expected integer (got "lots")',
+      'investors[1].name: Expected string (got 42)',
+      'date_seen: must be between 1900-01-01 and 2199-12-31 (UTC) (got "9999-12-31T00:00:00Z")',
+    ];
+    const [reject] = report.rejects;
+    assert.deepEqual([...reject!.problems!].sort(), [...expected].sort());
+    assert.equal(reject!.reason, `line 2: ${reject!.problems!.join('; ')}`);
+
+    // A rule the schema cannot state is reported next to the schema's.
+    const deal = await run(db, 'm-a', ndjson([{ ...maRecord(), acquisition_amount: -5, acquisition_percentage: 'all' }]));
+    assert.deepEqual([...deal.rejects[0]!.problems!].sort(), [
+      'acquisition_amount: must be between 0 and 9007199254740991',
+      'acquisition_percentage: Expected number (got "all")',
+    ]);
+
+    // One problem: the reason as before, no list.
+    const single = await run(db, 'funding', ndjson([{ ...fundingRecord(), currency: 1 }]));
+    assert.deepEqual(single.rejects[0], { line: 1, reason: 'line 1: currency: Expected string (got 1)' });
+
+    // A record broken throughout: 20 problems, then a note that there were more.
+    const flooded = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`unknown_${i}`, i]));
+    const capped = await run(db, 'funding', ndjson([{ ...fundingRecord(), ...flooded }]));
+    const problems = capped.rejects[0]!.problems!;
+    assert.equal(problems.length, 21);
+    assert.ok(problems.slice(0, 20).every((p) => /^unknown_\d+: unknown field/.test(p)));
+    assert.equal(problems[20], 'more problems not listed (at most 20 a record)');
+    assert.equal(await count(db, 'funding_rounds'), 0);
+  });
+
   it('skipInvalid imports the valid records and reports the others', async () => {
     const lines = [fundingRecord(), '{bad', fundingRecord(), { ...fundingRecord(), date_seen: '2025-13-01T00:00:00Z' }];
     const report = await run(db, 'funding', ndjson(lines), { skipInvalid: true });
