@@ -103,7 +103,7 @@ const MAX_TRACKED_KEYS = 2_000_000;
 // larger batches keep more records alive across garbage collections (measured on funding
 // rounds of ~3 KB: 500 a batch spend half the collection time of 1,000, at the same
 // database cost per row). Small records take proportionally larger batches.
-const BATCH_ROWS: Record<IngestKind, number> = {
+export const BATCH_ROWS: Readonly<Record<IngestKind, number>> = {
   funding: 500,
   'm-a': 500,
   investors: 1000,

@@ -2,14 +2,25 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import type { Database } from '../../src/db/port.js';
 import { migrate } from '../../src/db/migrate.js';
-import { ingest, UnknownKindError } from '../../src/services/ingest.js';
+import { BATCH_ROWS, ingest, UnknownKindError, type IngestKind } from '../../src/services/ingest.js';
 import { generateFundingRecords, generateMaRecords } from '../../src/seed/v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/seed/v2-generator.js';
 import { acquisitionRecord, fundingRecord, investorRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach } from '../helpers.js';
-import { count, ndjson, run, snapshot } from './support.js';
+import { chunked, count, ndjson, run, snapshot, WriteProbe } from './support.js';
 
 const AS_OF = new Date('2026-01-01T00:00:00Z');
+
+type AnyRecord = Record<string, unknown>;
+
+/** Per kind: a new valid record, and the same record changed (an update when imported again). */
+const MAKERS: Record<IngestKind, { make(): AnyRecord; change(record: AnyRecord): AnyRecord }> = {
+  funding: { make: () => fundingRecord(), change: (r) => ({ ...r, funding_amount: 7_777_777 }) },
+  'm-a': { make: () => maRecord(), change: (r) => ({ ...r, acquisition_amount: 7_777_777 }) },
+  investors: { make: () => investorRecord(), change: (r) => ({ ...r, name: 'Renamed Capital' }) },
+  'job-changes': { make: () => jobChangeRecord(), change: (r) => ({ ...r, newRole: 'Chief Executive Officer' }) },
+  acquisitions: { make: () => acquisitionRecord(), change: (r) => ({ ...r, companyName: 'Renamed Co' }) },
+};
 
 describeEach('ingest service', (backend) => {
   let db: Database;
@@ -260,6 +271,31 @@ describeEach('ingest service', (backend) => {
       assert.ok(report.rejects.length >= 1, c.name);
       assert.match(report.rejects[0]!.reason, c.reason, `${c.name}: ${report.rejects[0]!.reason}`);
       assert.deepEqual(await snapshot(db), before, `${c.name}: the store is exactly as before`);
+    }
+  });
+
+  it('all-or-nothing across write batches: a bad record after more than a full batch undoes every row written', async () => {
+    for (const [kind, { make, change }] of Object.entries(MAKERS) as [IngestKind, (typeof MAKERS)[IngestKind]][]) {
+      const stored = [make(), make(), make()];
+      assert.equal((await run(db, kind, ndjson(stored))).committed, true);
+      const before = await snapshot(db);
+      // The stored records changed (updates) first, then new ones: more than one batch of the
+      // kind's size, so at least one batch is written before the bad record is read.
+      const good = [...stored.map(change), ...Array.from({ length: BATCH_ROWS[kind] + 50 }, make)];
+      const input = ndjson([...good, { ...make(), not_a_field: true }, make(), make()]);
+      const probe = new WriteProbe();
+      const report = await ingest(probe.wrap(db), kind, chunked(input, 64 * 1024), { skipInvalid: false });
+      assert.ok(
+        probe.rowsWritten >= BATCH_ROWS[kind],
+        `${kind}: ${probe.rowsWritten} rows written before the rollback, expected a full batch (${BATCH_ROWS[kind]})`,
+      );
+      assert.deepEqual(
+        [report.committed, report.failure, report.received, report.rejected, report.inserted, report.updated],
+        [false, 'invalid-records', good.length + 3, 1, 0, 0],
+        kind,
+      );
+      assert.equal(report.rejects[0]!.line, good.length + 1, kind);
+      assert.deepEqual(await snapshot(db), before, `${kind}: the store is exactly as before (counts, checksums, versions)`);
     }
   });
 
