@@ -7,7 +7,7 @@ import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/port.js';
 import { openInputFile, startInbox, type InboxLog } from '../services/inbox.js';
-import { INGEST_KINDS, ingest, isIngestKind, summarize, type IngestReport } from '../services/ingest.js';
+import { INGEST_KINDS, ingest, isIngestKind, position, summarize, type IngestReport } from '../services/ingest.js';
 
 export { startInbox, type Inbox, type InboxLog, type InboxOptions } from '../services/inbox.js';
 
@@ -71,7 +71,15 @@ export function formatReport(report: IngestReport): string {
   if (report.error) lines.push(`  error: ${report.error}`);
   if (report.rejects.length > 0) {
     lines.push('rejected:');
-    for (const reject of report.rejects) lines.push(`  ${reject.reason}`);
+    for (const reject of report.rejects) {
+      if (!reject.problems) {
+        lines.push(`  ${reject.reason}`);
+        continue;
+      }
+      // Several problems: one a line, under the record's position.
+      lines.push(`  ${position(reject)}:`);
+      for (const problem of reject.problems) lines.push(`    ${problem}`);
+    }
     if (report.rejectsTruncated > 0) lines.push(`  … and ${report.rejectsTruncated} more`);
   }
   if (report.replaced.length > 0) {

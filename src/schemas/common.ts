@@ -2,8 +2,24 @@ import { Type, type TSchema } from '@sinclair/typebox';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * The calendar dates (UTC) the service stores and filters on, inclusive; query parameters and
+ * ingested records are held to it alike. Every record is a business event of the modern era, so
+ * nothing real falls outside, and four-digit years inside it read the same in JavaScript and
+ * PostgreSQL: no year 0 (which PostgreSQL lacks) and no year 10000 (which the end of
+ * 9999-12-31 would be, and which neither parses back). A mistyped year (9999 for 2025) is
+ * refused instead of sorting a record above every other one.
+ */
+export const DATE_RANGE = { from: '1900-01-01', to: '2199-12-31' } as const;
+
 export const DateString = (description: string) =>
-  Type.String({ format: 'date', description: `${description} (YYYY-MM-DD)`, examples: ['2025-01-31'] });
+  Type.String({
+    format: 'date',
+    formatMinimum: DATE_RANGE.from,
+    formatMaximum: DATE_RANGE.to,
+    description: `${description} (YYYY-MM-DD, ${DATE_RANGE.from} to ${DATE_RANGE.to})`,
+    examples: ['2025-01-31'],
+  });
 
 /** The largest integer a JSON client can represent exactly. */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;

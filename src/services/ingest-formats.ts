@@ -1,7 +1,9 @@
 // String formats used by the record schemas (uri, email, date, date-time, uuid), checked the
-// way the database will read them: a date must exist in the calendar ("2024-02-30" does not),
-// a date-time needs its time zone, a uuid must be one PostgreSQL accepts as is.
+// way the database will read them: a date must exist in the calendar ("2024-02-30" does not)
+// and lie in the supported range, a date-time needs its time zone, a uuid must be one
+// PostgreSQL accepts as is.
 import { FormatRegistry } from '@sinclair/typebox';
+import { DATE_RANGE } from '../schemas/common.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,10 +24,15 @@ function validDate(year: number, month: number, day: number): boolean {
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
-/** A calendar date in YYYY-MM-DD form that exists. */
-export function isDate(value: string): boolean {
+/** A calendar date in YYYY-MM-DD form that exists, whatever its year. */
+function isCalendarDate(value: string): boolean {
   const m = DATE.exec(value);
   return m !== null && validDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/** A calendar date in YYYY-MM-DD form that exists and lies in the supported range. */
+export function isDate(value: string): boolean {
+  return isCalendarDate(value) && value >= DATE_RANGE.from && value <= DATE_RANGE.to;
 }
 
 /** The number written by `length` decimal digits at `start`, or -1. */
@@ -39,11 +46,44 @@ function digitsAt(value: string, start: number, length: number): number {
   return number;
 }
 
+const FIRST_YEAR = Number(DATE_RANGE.from.slice(0, 4));
+const LAST_YEAR = Number(DATE_RANGE.to.slice(0, 4));
+const RANGE_START_MS = Date.parse(`${DATE_RANGE.from}T00:00:00Z`);
+const RANGE_END_MS = Date.parse(`${DATE_RANGE.to}T00:00:00Z`) + 86_400_000;
+
+/**
+ * A valid RFC 3339 date-time whose instant falls on a UTC calendar date of the supported range.
+ * Only a year at an end of the range (or next to it) can cross a bound through its offset, so
+ * only those are converted to an instant.
+ */
+function inRange(value: string): boolean {
+  const year = digitsAt(value, 0, 4);
+  if (year > FIRST_YEAR && year < LAST_YEAR) return true;
+  if (year < FIRST_YEAR - 1 || year > LAST_YEAR + 1) return false;
+  const ms = Date.parse(value);
+  return ms >= RANGE_START_MS && ms < RANGE_END_MS;
+}
+
+/** A date-time that exists, in the supported range. */
+export function isDateTime(value: string): boolean {
+  return isRfc3339DateTime(value) && inRange(value);
+}
+
+/**
+ * A well-formed date or date-time whose only fault is to lie outside the supported range (so
+ * the reason given for it can say that, not that the value is malformed).
+ */
+export function isOutOfDateRange(format: string, value: string): boolean {
+  if (format === 'date') return isCalendarDate(value) && !isDate(value);
+  if (format === 'date-time') return isRfc3339DateTime(value) && !inRange(value);
+  return false;
+}
+
 /**
  * An RFC 3339 date-time with a real date, a valid time and an explicit offset (Z or ±hh:mm).
  * Read character by character: records carry dozens of these, so it runs for every one of them.
  */
-export function isDateTime(value: string): boolean {
+function isRfc3339DateTime(value: string): boolean {
   const n = value.length;
   if (n < 20 || n > 40) return false;
   if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || (value.charCodeAt(10) | 0x20) !== 0x74) return false;

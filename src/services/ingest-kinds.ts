@@ -8,10 +8,11 @@ import { upsertFundingRows } from '../db/queries/funding.js';
 import { upsertMaRows } from '../db/queries/ma.js';
 import { upsertAcquisitionRows, upsertInvestorRows, upsertJobChangeRows } from '../db/queries/signals.js';
 import type { PreparedUpsert } from '../db/queries/upsert.js';
+import { DATE_RANGE } from '../schemas/common.js';
 import { DEAL_STATUSES, FundingRecord, MaRecord, V1_SHARED_SCHEMAS, type DealStatus } from '../schemas/v1.js';
 import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../schemas/v2.js';
 import { prepareFundingRow } from './funding.js';
-import { registerFormats } from './ingest-formats.js';
+import { isOutOfDateRange, registerFormats } from './ingest-formats.js';
 import { prepareMaRow } from './mergers.js';
 import { prepareAcquisitionRow, prepareInvestorRow, prepareJobChangeRow } from './signals.js';
 
@@ -62,7 +63,10 @@ export interface KindSpec {
   /** Extra top-level fields allowed in a file for this kind. */
   extras: readonly ('source_id' | 'status')[];
   checker: TypeCheck<TSchema>;
-  /** Rules the schema cannot state; returns a reason, or undefined when the record is fine. */
+  /**
+   * Rules the schema cannot state; returns a reason, or undefined when the record keeps them.
+   * Runs on records the schema may have refused too, so it looks only at well-typed fields.
+   */
   check(record: Record<string, unknown>): string | undefined;
   /** A valid record as a stored row; a string is a reason to reject it. */
   prepare(record: never, extras: RecordExtras, context: PrepareContext): PreparedRecord | string;
@@ -97,7 +101,8 @@ function compile(schema: TSchema, references: TSchema[] = []): TypeCheck<TSchema
 }
 
 function amount(record: Record<string, unknown>, field: string): string | undefined {
-  const value = record[field] as number;
+  const value = record[field];
+  if (typeof value !== 'number') return undefined; // the schema's to report
   return value < 0 || value > MAX_SAFE ? `${field}: must be between 0 and ${MAX_SAFE}` : undefined;
 }
 
@@ -201,13 +206,14 @@ export function kindSpec(kind: string): KindSpec {
 
 /**
  * Takes the extra fields off a parsed record. Returns the record without them (a copy only
- * when there was something to take), or the reason one of them is malformed.
+ * when there was something to take); a malformed one is added to problems.
  */
 export function takeExtras(
   spec: KindSpec,
   record: Record<string, unknown>,
   extras: RecordExtras,
-): Record<string, unknown> | string {
+  problems: string[],
+): Record<string, unknown> {
   extras.sourceId = null;
   extras.status = 'completed';
   const hasSource = 'source_id' in record;
@@ -216,15 +222,17 @@ export function takeExtras(
   const { source_id: sourceId, status, ...rest } = record;
   if (hasSource && sourceId !== null) {
     if (typeof sourceId !== 'string' || sourceId === '' || sourceId.length > MAX_SOURCE_ID_LENGTH) {
-      return `source_id: must be a non-empty string of at most ${MAX_SOURCE_ID_LENGTH} characters, or null`;
+      problems.push(`source_id: must be a non-empty string of at most ${MAX_SOURCE_ID_LENGTH} characters, or null`);
+    } else {
+      extras.sourceId = sourceId;
     }
-    extras.sourceId = sourceId;
   }
   if (hasStatus && status !== null) {
     if (typeof status !== 'string' || !(DEAL_STATUSES as readonly string[]).includes(status)) {
-      return `status: must be one of ${DEAL_STATUSES.join(', ')}`;
+      problems.push(`status: must be one of ${DEAL_STATUSES.join(', ')}`);
+    } else {
+      extras.status = status as DealStatus;
     }
-    extras.status = status as DealStatus;
   }
   // Kinds without a status field keep "status" in the record, where the schema rejects it.
   if (!hasStatus && 'status' in record) rest.status = status;
@@ -273,11 +281,29 @@ function innermost(error: ValueError): ValueError {
   return current;
 }
 
-/** The first schema violation of a record, as "field: what is wrong (got …)". */
-export function describeViolation(checker: TypeCheck<TSchema>, record: unknown, kind: IngestKind): string {
-  const first = checker.Errors(record).First();
-  if (!first) return 'does not match the record schema';
-  const error = innermost(first);
+/**
+ * The schema violations of a record, one per field, as "field: what is wrong (got …)": at
+ * most `max` of them, and then a last line saying more were left out (a record may hold
+ * thousands of unknown fields; listing them all would only bury the report).
+ */
+export function describeViolations(checker: TypeCheck<TSchema>, record: unknown, kind: IngestKind, max: number): string[] {
+  const described: string[] = [];
+  // A field can break several rules of its schema at once (a missing field is also not a
+  // string): its first is the one that says what to fix.
+  const fields = new Set<string>();
+  for (const error of checker.Errors(record)) {
+    if (fields.has(error.path)) continue;
+    if (described.length === max) {
+      described.push(`more problems not listed (at most ${max} a record)`);
+      break;
+    }
+    fields.add(error.path);
+    described.push(describeError(innermost(error), record, kind));
+  }
+  return described.length > 0 ? described : ['does not match the record schema'];
+}
+
+function describeError(error: ValueError, record: unknown, kind: IngestKind): string {
   const path = fieldPath(error.path);
   const where = path === '' ? 'record' : path;
   const schema = error.schema as { format?: string; anyOf?: { const?: unknown }[] };
@@ -291,6 +317,9 @@ export function describeViolation(checker: TypeCheck<TSchema>, record: unknown, 
         ? `expected a JSON object, got ${shortValue(record)}`
         : `${where}: must be an object (got ${shortValue(error.value)})`;
     case ValueErrorType.StringFormat:
+      if (typeof error.value === 'string' && isOutOfDateRange(schema.format ?? '', error.value)) {
+        return `${where}: must be between ${DATE_RANGE.from} and ${DATE_RANGE.to} (UTC) (got ${shortValue(error.value)})`;
+      }
       return `${where}: must be ${FORMAT_WORDS[schema.format ?? ''] ?? `a valid ${schema.format}`} (got ${shortValue(error.value)})`;
     case ValueErrorType.Union:
       if (schema.anyOf?.every((s) => s.const !== undefined)) {

@@ -4,7 +4,7 @@
 import type { Database, Queryable } from '../db/port.js';
 import { runUpsert, type PreparedUpsert, type UpsertResult } from '../db/queries/upsert.js';
 import {
-  describeViolation,
+  describeViolations,
   kindSpec,
   takeExtras,
   type IngestKind,
@@ -38,7 +38,10 @@ export interface RecordNote {
   line?: number;
   /** 0-based element index (JSON arrays). */
   index?: number;
+  /** Where the record is, and everything wrong with it ("line 4: a: …; b: …"). */
   reason: string;
+  /** Each problem on its own, when the record has more than one (at most MAX_PROBLEMS_PER_RECORD, then a note). */
+  problems?: string[];
 }
 
 export interface IngestReport {
@@ -84,6 +87,11 @@ export type IngestSource = AsyncIterable<Buffer | string | Uint8Array> | Iterabl
 
 export const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_LISTED = 1000;
+/**
+ * Problems reported per invalid record, at most: every one a fix needs, so one run finds them
+ * all, yet a record broken throughout (a file of another kind) cannot flood the report.
+ */
+export const MAX_PROBLEMS_PER_RECORD = 20;
 /** Text of the records buffered for one statement, at most. */
 const MAX_BATCH_TEXT = 4 * 1024 * 1024;
 /** Batches queued for the database at most (each holds its records' encoded text). */
@@ -95,7 +103,7 @@ const MAX_TRACKED_KEYS = 2_000_000;
 // larger batches keep more records alive across garbage collections (measured on funding
 // rounds of ~3 KB: 500 a batch spend half the collection time of 1,000, at the same
 // database cost per row). Small records take proportionally larger batches.
-const BATCH_ROWS: Record<IngestKind, number> = {
+export const BATCH_ROWS: Readonly<Record<IngestKind, number>> = {
   funding: 500,
   'm-a': 500,
   investors: 1000,
@@ -104,12 +112,15 @@ const BATCH_ROWS: Record<IngestKind, number> = {
 };
 
 /** Where a record is, as reports say it: "line 7" or "index 3 (line 5)". */
-function position(item: { line: number; index?: number }): string {
+export function position(item: { line?: number; index?: number }): string {
   return item.index === undefined ? `line ${item.line}` : `index ${item.index} (line ${item.line})`;
 }
 
-function note(item: { line: number; index?: number }, reason: string): RecordNote {
-  return item.index === undefined ? { line: item.line, reason } : { line: item.line, index: item.index, reason };
+function note(item: { line: number; index?: number }, reason: string, problems?: string[]): RecordNote {
+  const where: RecordNote =
+    item.index === undefined ? { line: item.line, reason } : { line: item.line, index: item.index, reason };
+  if (problems && problems.length > 1) where.problems = problems;
+  return where;
 }
 
 interface Entry {
@@ -283,13 +294,13 @@ class Import {
     return report;
   }
 
-  private reject(item: { line: number; index?: number }, reason: string, isRecord = true): void {
+  private reject(item: { line: number; index?: number }, reason: string, isRecord = true, problems?: string[]): void {
     const report = this.report;
     if (isRecord) {
       report.received++;
       report.rejected++;
     }
-    if (report.rejects.length < this.maxListed) report.rejects.push(note(item, reason));
+    if (report.rejects.length < this.maxListed) report.rejects.push(note(item, reason, problems));
     else report.rejectsTruncated++;
     if (!this.options.skipInvalid) this.stopWriting();
   }
@@ -314,12 +325,19 @@ class Import {
       this.reject(item, `${position(item)}: ${prepared}`);
       return;
     }
+    if (Array.isArray(prepared)) {
+      this.reject(item, `${position(item)}: ${prepared.join('; ')}`, true, prepared);
+      return;
+    }
     this.report.received++;
     this.remember(item, prepared);
   }
 
-  /** Parses, validates and prepares one record; a string is the reason it is rejected. */
-  private prepare(item: RawRecord): PreparedRecord | string {
+  /**
+   * Parses, validates and prepares one record; a string is the reason it is rejected, a list
+   * every rule it breaks.
+   */
+  private prepare(item: RawRecord): PreparedRecord | string | string[] {
     let value: unknown;
     try {
       value = JSON.parse(item.text);
@@ -331,14 +349,17 @@ class Import {
       return `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
     }
     const spec = this.spec;
-    const record = takeExtras(spec, value as Record<string, unknown>, this.extras);
-    if (typeof record === 'string') return record;
-    if (!spec.checker.Check(record)) return describeViolation(spec.checker, record, spec.kind);
-    const ruleProblem = spec.check(record);
-    if (ruleProblem !== undefined) return ruleProblem;
-    if (item.text.includes('\\u0000') && hasNul(record)) {
-      return 'contains a NUL character (\\u0000), which cannot be stored';
+    const problems: string[] = [];
+    const record = takeExtras(spec, value as Record<string, unknown>, this.extras, problems);
+    if (!spec.checker.Check(record)) {
+      problems.push(...describeViolations(spec.checker, record, spec.kind, MAX_PROBLEMS_PER_RECORD - problems.length));
     }
+    const ruleProblem = spec.check(record);
+    if (ruleProblem !== undefined && problems.length < MAX_PROBLEMS_PER_RECORD) problems.push(ruleProblem);
+    if (item.text.includes('\\u0000') && hasNul(record) && problems.length < MAX_PROBLEMS_PER_RECORD) {
+      problems.push('contains a NUL character (\\u0000), which cannot be stored');
+    }
+    if (problems.length > 0) return problems;
     return spec.prepare(record as never, this.extras, { dayStart: this.dayStart });
   }
 

@@ -10,12 +10,14 @@ import { migrate } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/port.js';
 import { fundingRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach, testConfig } from '../helpers.js';
-import { count, ndjson, snapshot } from './support.js';
+import { BATCH_ROWS } from '../../src/services/ingest.js';
+import { count, ndjson, snapshot, WriteProbe } from './support.js';
 
 describeEach('dealsignal import and watch', (backend) => {
   let db: Database;
   let dir: string;
   const config = testConfig();
+  const probe = new WriteProbe();
 
   /** Runs a command against the test store, capturing what it prints. */
   async function cli(command: typeof importCommand, args: string[], stdin = '', untilStopped?: () => Promise<void>) {
@@ -26,7 +28,7 @@ describeEach('dealsignal import and watch', (backend) => {
       out: (text) => out.push(text),
       err: (text) => err.push(text),
       // The store outlives the command here; the command's close() must not end it.
-      open: async () => ({ ...db, close: async () => undefined }),
+      open: async () => ({ ...probe.wrap(db), close: async () => undefined }),
       untilStopped,
     };
     const code = await command(config, args, io);
@@ -80,6 +82,41 @@ describeEach('dealsignal import and watch', (backend) => {
     const skipped = await cli(importCommand, ['funding', '-', '--skip-invalid'], input);
     assert.equal(skipped.code, 0);
     assert.equal(await count(db, 'funding_rounds'), 2);
+  });
+
+  it('all-or-nothing across write batches: a bad record after more than a full batch → exit 1, the store as before', async () => {
+    const stored = [maRecord(), maRecord(), maRecord()];
+    assert.equal((await cli(importCommand, ['m-a', '-'], ndjson(stored))).code, 0);
+    const before = await snapshot(db);
+    const good = [
+      ...stored.map((r) => ({ ...r, acquisition_amount: 7_777_777 })),
+      ...Array.from({ length: BATCH_ROWS['m-a'] + 50 }, () => maRecord()),
+    ];
+    const file = join(dir, 'deals-with-a-bad-one.ndjson');
+    writeFileSync(file, ndjson([...good, { ...maRecord(), status: 'rumoured' }, maRecord()]));
+    probe.rowsWritten = 0;
+    const result = await cli(importCommand, ['m-a', file]);
+    assert.equal(result.code, 1, result.out);
+    assert.ok(probe.rowsWritten >= BATCH_ROWS['m-a'], `${probe.rowsWritten} rows written before the rollback`);
+    assert.match(result.out, new RegExp(`line ${good.length + 1}: status: must be one of`));
+    assert.deepEqual(await snapshot(db), before);
+  });
+
+  it('a record with several problems: each one printed on its own line under the record', async () => {
+    const broken = { ...fundingRecord(), funding_amount: 'lots', currency: 1, founded: 1999 };
+    const result = await cli(importCommand, ['funding', '-'], ndjson([fundingRecord(), broken]));
+    assert.equal(result.code, 1);
+    const listed = result.out.split('\n');
+    const at = listed.indexOf('  line 2:');
+    assert.ok(at > 0, result.out);
+    assert.deepEqual(listed.slice(at + 1, at + 4).sort(), [
+      '    currency: Expected string (got 1)',
+      '    founded: unknown field (not part of the funding record)',
+      '    funding_amount: Expected integer (got "lots")',
+    ]);
+    const json = JSON.parse((await cli(importCommand, ['funding', '-', '--json'], ndjson([broken]))).out);
+    assert.equal(json.rejects[0].problems.length, 3);
+    assert.equal(await count(db, 'funding_rounds'), 0);
   });
 
   it('exit 2 on usage errors: unknown kind (the kinds are listed), missing file, bad option', async () => {

@@ -4,12 +4,14 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { acquisitionRecord, fundingRecord, jobChangeRecord } from '../fixtures.js';
 import { clearData, describeEach, makeKey } from '../helpers.js';
-import { ADMIN_TOKEN, count, ndjson, snapshot, startAdminApp, type AdminContext } from './support.js';
+import { BATCH_ROWS } from '../../src/services/ingest.js';
+import { ADMIN_TOKEN, count, ndjson, snapshot, startAdminApp, WriteProbe, type AdminContext } from './support.js';
 
 describeEach('POST /admin/ingest/:kind', (backend) => {
   let ctx: AdminContext;
   let customerKey: string;
   const logs: string[] = [];
+  const probe = new WriteProbe();
 
   const post = (kind: string, body: string | Buffer, headers: Record<string, string> = {}, query = '') =>
     ctx.app.inject({
@@ -20,7 +22,7 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
     });
 
   before(async () => {
-    ctx = await startAdminApp(backend, true, logs);
+    ctx = await startAdminApp(probe.backend(backend), true, logs);
     customerKey = (await makeKey(ctx.db, 'enterprise')).key;
   });
   after(() => ctx.close());
@@ -109,6 +111,37 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
     assert.equal(await count(ctx.db, 'acquisition_signals'), 1);
   });
 
+  it('all-or-nothing across write batches: a bad record after more than a full batch → 422, the store as before', async () => {
+    const stored = [fundingRecord(), fundingRecord(), fundingRecord()];
+    assert.equal((await post('funding', ndjson(stored))).statusCode, 200);
+    const before = await snapshot(ctx.db);
+    const good = [
+      ...stored.map((r) => ({ ...r, funding_amount: 7_777_777 })),
+      ...Array.from({ length: BATCH_ROWS.funding + 50 }, () => fundingRecord()),
+    ];
+    probe.rowsWritten = 0;
+    const res = await post('funding', ndjson([...good, { ...fundingRecord(), funding_amount: -1 }, fundingRecord()]));
+    assert.equal(res.statusCode, 422, res.body.slice(0, 300));
+    assert.ok(probe.rowsWritten >= BATCH_ROWS.funding, `${probe.rowsWritten} rows written before the rollback`);
+    const report = res.json();
+    assert.deepEqual([report.committed, report.rejected, report.rejects[0].line], [false, 1, good.length + 1]);
+    assert.deepEqual(await snapshot(ctx.db), before);
+  });
+
+  it('a record with several problems is reported with every one of them', async () => {
+    const broken = { ...acquisitionRecord(), companyName: 7, lastUpdated: '2025-02-30T00:00:00Z', score: 90 };
+    const res = await post('acquisitions', ndjson([acquisitionRecord(), broken]));
+    assert.equal(res.statusCode, 422);
+    const [reject] = res.json().rejects;
+    assert.deepEqual([...reject.problems].sort(), [
+      'companyName: Expected string (got 7)',
+      'lastUpdated: must be a date-time that exists, with a time zone (e.g. 2025-06-01T12:00:00Z) (got "2025-02-30T00:00:00Z")',
+      'score: unknown field (not part of the acquisitions record)',
+    ]);
+    assert.equal(reject.reason, `line 2: ${reject.problems.join('; ')}`);
+    assert.equal(await count(ctx.db, 'acquisition_signals'), 0);
+  });
+
   it('takes JSON arrays, gzip, and the ndjson, json and plain-text content types', async () => {
     const array = JSON.stringify([fundingRecord(), fundingRecord()]);
     assert.equal((await post('funding', array, { 'content-type': 'application/json' })).json().inserted, 2);
@@ -154,14 +187,21 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
     assert.equal(await count(ctx.db, 'funding_rounds'), 0);
   });
 
-  it('a truncated upload (the client goes away mid-body) is rolled back: nothing changes', async () => {
-    await post('funding', ndjson([fundingRecord()]));
+  it('a truncated upload (the client goes away mid-body, after more than a write batch) is rolled back: nothing changes', async () => {
+    const stored = [fundingRecord(), fundingRecord()];
+    await post('funding', ndjson(stored));
     const before = await snapshot(ctx.db);
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = new URL(address);
-    // Complete records in the half that is sent: taking the cut as the end would import them.
-    const body = Buffer.from(ndjson(Array.from({ length: 40 }, () => fundingRecord())));
-    const sent = body.subarray(0, body.lastIndexOf('\n', body.length / 2) + 1);
+    // Complete records, changes of stored ones among them, in the part that is sent: taking the
+    // cut as the end would import them. More than a full batch is sent, and written, before the cut.
+    const records = [
+      ...stored.map((r) => ({ ...r, funding_amount: 7_777_777 })),
+      ...Array.from({ length: BATCH_ROWS.funding * 2 + 100 }, () => fundingRecord()),
+    ];
+    const body = Buffer.from(ndjson(records));
+    const sent = Buffer.from(ndjson(records.slice(0, BATCH_ROWS.funding + 100)));
+    probe.rowsWritten = 0;
     const logsBefore = logs.length;
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
@@ -169,11 +209,19 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
           `POST /admin/ingest/funding HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n` +
             `Content-Type: application/x-ndjson\r\nContent-Length: ${body.length}\r\n\r\n`,
         );
-        socket.write(sent, () => setTimeout(() => socket.destroy(), 200));
+        socket.write(sent, async () => {
+          // Cut only once the server has written a batch inside the import's transaction.
+          const deadline = Date.now() + 10_000;
+          while (probe.rowsWritten < BATCH_ROWS.funding && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          socket.destroy();
+        });
       });
       socket.on('close', () => resolve());
       socket.on('error', reject);
     });
+    assert.ok(probe.rowsWritten >= BATCH_ROWS.funding, `${probe.rowsWritten} rows written before the cut`);
     // Wait for the server to finish with the request (its import logs the outcome).
     const deadline = Date.now() + 10_000;
     while (!logs.slice(logsBefore).some((line) => line.includes('"ingest"')) && Date.now() < deadline) {

@@ -2,14 +2,25 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import type { Database } from '../../src/db/port.js';
 import { migrate } from '../../src/db/migrate.js';
-import { ingest, UnknownKindError } from '../../src/services/ingest.js';
+import { BATCH_ROWS, ingest, UnknownKindError, type IngestKind } from '../../src/services/ingest.js';
 import { generateFundingRecords, generateMaRecords } from '../../src/seed/v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/seed/v2-generator.js';
 import { acquisitionRecord, fundingRecord, investorRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach } from '../helpers.js';
-import { count, ndjson, run, snapshot } from './support.js';
+import { chunked, count, ndjson, run, snapshot, WriteProbe } from './support.js';
 
 const AS_OF = new Date('2026-01-01T00:00:00Z');
+
+type AnyRecord = Record<string, unknown>;
+
+/** Per kind: a new valid record, and the same record changed (an update when imported again). */
+const MAKERS: Record<IngestKind, { make(): AnyRecord; change(record: AnyRecord): AnyRecord }> = {
+  funding: { make: () => fundingRecord(), change: (r) => ({ ...r, funding_amount: 7_777_777 }) },
+  'm-a': { make: () => maRecord(), change: (r) => ({ ...r, acquisition_amount: 7_777_777 }) },
+  investors: { make: () => investorRecord(), change: (r) => ({ ...r, name: 'Renamed Capital' }) },
+  'job-changes': { make: () => jobChangeRecord(), change: (r) => ({ ...r, newRole: 'Chief Executive Officer' }) },
+  acquisitions: { make: () => acquisitionRecord(), change: (r) => ({ ...r, companyName: 'Renamed Co' }) },
+};
 
 describeEach('ingest service', (backend) => {
   let db: Database;
@@ -156,6 +167,12 @@ describeEach('ingest service', (backend) => {
         reason: /^line 1: date_seen: must be a date-time that exists.*\(got "2024-02-30T10:00:00Z"\)$/,
       },
       {
+        name: 'a date outside the supported range',
+        kind: 'funding',
+        input: ndjson([good(), { ...good(), date_seen: '9999-12-31T00:00:00Z' }]),
+        reason: /^line 2: date_seen: must be between 1900-01-01 and 2199-12-31 \(UTC\) \(got "9999-12-31T00:00:00Z"\)$/,
+      },
+      {
         name: 'impossible date inside a nullable field',
         kind: 'investors',
         input: ndjson([investorRecord({ lastInvestmentDate: '2023-02-29' })]),
@@ -257,6 +274,31 @@ describeEach('ingest service', (backend) => {
     }
   });
 
+  it('all-or-nothing across write batches: a bad record after more than a full batch undoes every row written', async () => {
+    for (const [kind, { make, change }] of Object.entries(MAKERS) as [IngestKind, (typeof MAKERS)[IngestKind]][]) {
+      const stored = [make(), make(), make()];
+      assert.equal((await run(db, kind, ndjson(stored))).committed, true);
+      const before = await snapshot(db);
+      // The stored records changed (updates) first, then new ones: more than one batch of the
+      // kind's size, so at least one batch is written before the bad record is read.
+      const good = [...stored.map(change), ...Array.from({ length: BATCH_ROWS[kind] + 50 }, make)];
+      const input = ndjson([...good, { ...make(), not_a_field: true }, make(), make()]);
+      const probe = new WriteProbe();
+      const report = await ingest(probe.wrap(db), kind, chunked(input, 64 * 1024), { skipInvalid: false });
+      assert.ok(
+        probe.rowsWritten >= BATCH_ROWS[kind],
+        `${kind}: ${probe.rowsWritten} rows written before the rollback, expected a full batch (${BATCH_ROWS[kind]})`,
+      );
+      assert.deepEqual(
+        [report.committed, report.failure, report.received, report.rejected, report.inserted, report.updated],
+        [false, 'invalid-records', good.length + 3, 1, 0, 0],
+        kind,
+      );
+      assert.equal(report.rejects[0]!.line, good.length + 1, kind);
+      assert.deepEqual(await snapshot(db), before, `${kind}: the store is exactly as before (counts, checksums, versions)`);
+    }
+  });
+
   it('every invalid record is reported (the list is capped, the count is not)', async () => {
     const lines = [
       fundingRecord(),
@@ -275,6 +317,51 @@ describeEach('ingest service', (backend) => {
     );
     const capped = await run(db, 'funding', ndjson(lines), { maxListed: 2 });
     assert.deepEqual([capped.rejects.length, capped.rejectsTruncated, capped.rejected], [2, 2, 4]);
+    assert.equal(await count(db, 'funding_rounds'), 0);
+  });
+
+  it('every problem of a record is reported, not only the first (at most 20 a record)', async () => {
+    const broken: Record<string, unknown> = {
+      ...fundingRecord(),
+      source_id: 5,
+      funding_amount: 'lots',
+      investors: [{ name: 'A' }, { name: 42 }],
+      date_seen: '9999-12-31T00:00:00Z',
+      fundingAmount: 5,
+    };
+    delete broken.currency;
+    const report = await run(db, 'funding', ndjson([fundingRecord(), broken, fundingRecord()]));
+    assert.deepEqual([report.committed, report.rejected], [false, 1]);
+    const expected = [
+      'source_id: must be a non-empty string of at most 512 characters, or null',
+      'currency: is required',
+      'fundingAmount: unknown field (not part of the funding record)',
+      'funding_amount: Expected integer (got "lots")',
+      'investors[1].name: Expected string (got 42)',
+      'date_seen: must be between 1900-01-01 and 2199-12-31 (UTC) (got "9999-12-31T00:00:00Z")',
+    ];
+    const [reject] = report.rejects;
+    assert.deepEqual([...reject!.problems!].sort(), [...expected].sort());
+    assert.equal(reject!.reason, `line 2: ${reject!.problems!.join('; ')}`);
+
+    // A rule the schema cannot state is reported next to the schema's.
+    const deal = await run(db, 'm-a', ndjson([{ ...maRecord(), acquisition_amount: -5, acquisition_percentage: 'all' }]));
+    assert.deepEqual([...deal.rejects[0]!.problems!].sort(), [
+      'acquisition_amount: must be between 0 and 9007199254740991',
+      'acquisition_percentage: Expected number (got "all")',
+    ]);
+
+    // One problem: the reason as before, no list.
+    const single = await run(db, 'funding', ndjson([{ ...fundingRecord(), currency: 1 }]));
+    assert.deepEqual(single.rejects[0], { line: 1, reason: 'line 1: currency: Expected string (got 1)' });
+
+    // A record broken throughout: 20 problems, then a note that there were more.
+    const flooded = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`unknown_${i}`, i]));
+    const capped = await run(db, 'funding', ndjson([{ ...fundingRecord(), ...flooded }]));
+    const problems = capped.rejects[0]!.problems!;
+    assert.equal(problems.length, 21);
+    assert.ok(problems.slice(0, 20).every((p) => /^unknown_\d+: unknown field/.test(p)));
+    assert.equal(problems[20], 'more problems not listed (at most 20 a record)');
     assert.equal(await count(db, 'funding_rounds'), 0);
   });
 

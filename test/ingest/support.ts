@@ -2,9 +2,38 @@
 import { Readable, Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
-import type { Database } from '../../src/db/port.js';
+import type { Database, Queryable } from '../../src/db/port.js';
 import { ingest, type IngestOptions, type IngestReport } from '../../src/services/ingest.js';
 import { startApp, type Backend } from '../helpers.js';
+
+/**
+ * Counts the rows import statements report as written inside transactions, committed or not.
+ * An all-or-nothing test uses it to show that rows really were written before the bad record
+ * (and then undone), instead of assuming a write batch was full.
+ */
+export class WriteProbe {
+  rowsWritten = 0;
+
+  /** The database with every transaction's statements counted. */
+  wrap(db: Database): Database {
+    const count = (tx: Queryable): Queryable => ({
+      query: async <T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> => {
+        const rows = await tx.query<T>(sql, params);
+        const first = rows[0] as { inserted?: unknown; updated?: unknown } | undefined;
+        if (first && typeof first.inserted === 'number' && typeof first.updated === 'number') {
+          this.rowsWritten += first.inserted + first.updated;
+        }
+        return rows;
+      },
+    });
+    return { ...db, transaction: (fn) => db.transaction((tx) => fn(count(tx))) };
+  }
+
+  /** A backend whose databases are wrapped. */
+  backend(backend: Backend): Backend {
+    return { ...backend, open: async () => this.wrap(await backend.open()) };
+  }
+}
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 

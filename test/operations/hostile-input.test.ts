@@ -22,6 +22,8 @@ const ENDPOINTS = [
     path: '/api/v1/funding',
     family: 'v1',
     params: ['round', 'category', 'amount', 'country', 'website', 'linkedin_url', 'page', 'date_from', 'date_to'],
+    integers: ['amount', 'page'],
+    dates: ['date_from', 'date_to'],
   },
   {
     path: '/api/v1/m-a',
@@ -38,8 +40,16 @@ const ENDPOINTS = [
       'status',
       'acquiring_company',
     ],
+    integers: ['amount', 'page'],
+    dates: ['date_from', 'date_to'],
   },
-  { path: '/api/v2/signals/investors', family: 'v2', params: ['page', 'limit', 'count', 'countries', 'categories', 'search'] },
+  {
+    path: '/api/v2/signals/investors',
+    family: 'v2',
+    params: ['page', 'limit', 'count', 'countries', 'categories', 'search'],
+    integers: ['page', 'limit'],
+    dates: [],
+  },
   {
     path: '/api/v2/signals/job-changes',
     family: 'v2',
@@ -54,13 +64,25 @@ const ENDPOINTS = [
       'departments',
       'seniorities',
     ],
+    integers: ['page', 'limit'],
+    dates: [],
   },
   {
     path: '/api/v2/signals/acquisitions',
     family: 'v2',
     params: ['page', 'limit', 'count', 'dateFrom', 'dateTo', 'countries', 'categories', 'search'],
+    integers: ['page', 'limit'],
+    dates: ['dateFrom', 'dateTo'],
   },
 ] as const;
+
+/** Integers written any way but plain decimal digits: JavaScript's Number() reads each as a number. */
+const NOT_PLAIN_DIGITS = ['0x10', '0b1', '0o7', '+1', ' 1', '1 ', '1e3', '1.0', '1_000', '١'];
+
+/** Well-formed dates outside the supported range (1900-01-01 .. 2199-12-31). */
+const OUT_OF_RANGE_DATES = ['9999-12-31', '0000-01-01', '0001-01-01', '1899-12-31', '2200-01-01'];
+
+const ADMIN_TOKEN = 'admin-token-for-hostile-input-tests';
 
 /** Values a hostile or careless client sends; each one is tried in every parameter below. */
 const HOSTILE_CONSTANTS = [
@@ -85,6 +107,8 @@ const HOSTILE_CONSTANTS = [
   '\u0000',
   '2024-02-30',
   '0000-00-00',
+  ...OUT_OF_RANGE_DATES,
+  ...NOT_PLAIN_DIGITS,
   "' OR 1=1 --",
   "'; DROP TABLE funding_rounds; --",
   '%',
@@ -133,7 +157,7 @@ describeEach('hostile input', (backend) => {
     Object.keys(b).sort().join() === 'error,success' && b.success === false && typeof b.error === 'string';
 
   before(async () => {
-    ctx = await startApp(backend);
+    ctx = await startApp(backend, { ADMIN_TOKEN });
     key = (await makeKey(ctx.db, 'enterprise')).key;
     await insertFunding(ctx.db, [fundingRecord(), fundingRecord({ round_type: null })]);
     await insertMa(ctx.db, [{ record: maRecord(), status: 'pending' }]);
@@ -197,6 +221,106 @@ describeEach('hostile input', (backend) => {
         }
       }
     }
+  });
+
+  const headersFor = (family: string) => (family === 'v1' ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` });
+  const errorText = (body: { message?: string; error?: string }) => body.message ?? body.error ?? '';
+
+  it('integer parameters take plain decimal digits only: 0x10, 0b1, 0o7, +1, " 1", 1e3, 1.0 are a 400 naming the parameter', async () => {
+    for (const endpoint of ENDPOINTS) {
+      for (const param of endpoint.integers) {
+        for (const value of NOT_PLAIN_DIGITS) {
+          const url = `${endpoint.path}?${param}=${encodeURIComponent(value)}`;
+          const res = await ctx.app.inject({ method: 'GET', url, headers: headersFor(endpoint.family) });
+          assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+          const body = res.json();
+          assert.ok(endpoint.family === 'v1' ? v1Error(body) : v2Error(body), res.body);
+          assert.match(errorText(body), new RegExp(`^${param} must be a whole number \\(digits 0-9 only\\)$`), url);
+        }
+        // Plain digits, leading zeros included, still work.
+        const res = await ctx.app.inject({
+          method: 'GET',
+          url: `${endpoint.path}?${param}=01`,
+          headers: headersFor(endpoint.family),
+        });
+        assert.equal(res.statusCode, 200, `${endpoint.path}?${param}=01: ${res.body}`);
+      }
+    }
+  });
+
+  it('a repeated parameter is a 400 saying it is repeated, for every parameter of every endpoint', async () => {
+    for (const endpoint of ENDPOINTS) {
+      for (const param of endpoint.params) {
+        for (const query of [`${param}=1&${param}=2`, `${param}=1&${param}=1`, `${param}=&${param}=&${param}=`]) {
+          const url = `${endpoint.path}?${query}`;
+          const res = await ctx.app.inject({ method: 'GET', url, headers: headersFor(endpoint.family) });
+          assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+          const body = res.json();
+          assert.ok(endpoint.family === 'v1' ? v1Error(body) : v2Error(body), res.body);
+          assert.equal(errorText(body), `${param} is repeated; send it once`, url);
+        }
+      }
+    }
+  });
+
+  it('dates outside 1900-01-01 .. 2199-12-31 are a 400 naming the parameter and the range; the ends are served', async () => {
+    for (const endpoint of ENDPOINTS) {
+      for (const param of endpoint.dates) {
+        for (const value of OUT_OF_RANGE_DATES) {
+          const url = `${endpoint.path}?${param}=${value}`;
+          const res = await ctx.app.inject({ method: 'GET', url, headers: headersFor(endpoint.family) });
+          assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+          const body = res.json();
+          assert.ok(endpoint.family === 'v1' ? v1Error(body) : v2Error(body), res.body);
+          assert.equal(errorText(body), `${param} must be a date between 1900-01-01 and 2199-12-31`, url);
+        }
+        for (const value of ['1900-01-01', '2199-12-31']) {
+          const url = `${endpoint.path}?${param}=${value}`;
+          const res = await ctx.app.inject({ method: 'GET', url, headers: headersFor(endpoint.family) });
+          assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+          assert.ok(validators[endpoint.path]!(res.json()), `invalid 200 body for ${url}`);
+        }
+      }
+      if (endpoint.dates.length === 2) {
+        const [from, to] = endpoint.dates;
+        const url = `${endpoint.path}?${from}=1900-01-01&${to}=2199-12-31`;
+        const res = await ctx.app.inject({ method: 'GET', url, headers: headersFor(endpoint.family) });
+        assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+        const total = endpoint.family === 'v1' ? Number(res.headers['x-total-count']) : res.json().pagination.totalCount;
+        assert.equal(total, endpoint.path === '/api/v1/funding' ? 2 : 1, `${url}: the whole range holds every record`);
+      }
+    }
+  });
+
+  it('ingest rejects records dated outside 1900-01-01 .. 2199-12-31, naming the field and the range; nothing changes', async () => {
+    const cases: [kind: string, record: object, field: string][] = [
+      ['funding', fundingRecord({ date_seen: '9999-12-31T00:00:00Z' }), 'date_seen'],
+      ['funding', fundingRecord({ date_seen: '0001-01-01T00:00:00Z' }), 'date_seen'],
+      ['m-a', maRecord({ date_seen: '2200-01-01T00:00:00Z' }), 'date_seen'],
+      ['investors', investorRecord({ lastInvestmentDate: '9999-12-31' }), 'lastInvestmentDate'],
+      ['job-changes', jobChangeRecord({ occurredAt: '1899-12-31T23:59:59Z' }), 'occurredAt'],
+      ['acquisitions', acquisitionRecord({ lastUpdated: '9999-12-31T23:59:59.999Z' }), 'lastUpdated'],
+      // The instant counts, not the digits: this is 2200-01-01T04:00Z.
+      ['acquisitions', acquisitionRecord({ lastUpdated: '2199-12-31T23:00:00-05:00' }), 'lastUpdated'],
+    ];
+    const v1 = await ctx.app.inject({ method: 'GET', url: '/api/v1/funding', headers: headersFor('v1') });
+    for (const [kind, record, field] of cases) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/admin/ingest/${kind}`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+        payload: JSON.stringify(record) + '\n',
+      });
+      assert.equal(res.statusCode, 422, `${kind} ${field}: ${res.body}`);
+      const report = res.json();
+      assert.deepEqual([report.committed, report.rejected], [false, 1]);
+      assert.match(
+        report.rejects[0].reason,
+        new RegExp(`^line 1: ${field}: must be between 1900-01-01 and 2199-12-31 \\(UTC\\)`),
+      );
+    }
+    const after = await ctx.app.inject({ method: 'GET', url: '/api/v1/funding', headers: headersFor('v1') });
+    assert.equal(after.body, v1.body, 'page 1 is as it was');
   });
 
   it('hostile headers, paths and methods under the API never cause a 5xx and keep the family shape', async () => {

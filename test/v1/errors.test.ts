@@ -88,8 +88,16 @@ describeEach('v1 errors', (backend) => {
       ['date_from=2024-05-02&date_to=2024-05-01', /date_from \(2024-05-02\) must not be after date_to \(2024-05-01\)/],
       ['bogus=1', /Unknown parameter "bogus"; allowed parameters: .*round/],
       ['country=Atlantis', /country must be an ISO 3166 alpha-2 code/],
-      ['amount=1&amount=2', /amount must be a whole number/],
-      ['round=a&round=b', /round must be a single value/],
+      ['amount=1&amount=2', /^amount is repeated; send it once$/],
+      ['round=a&round=b', /^round is repeated; send it once$/],
+      ['page=1&page=2', /^page is repeated; send it once$/],
+      ['amount=0x10', /^amount must be a whole number \(digits 0-9 only\)$/],
+      ['amount=1e3', /^amount must be a whole number \(digits 0-9 only\)$/],
+      ['page=+1', /^page must be a whole number \(digits 0-9 only\)$/],
+      ['page=%201', /^page must be a whole number \(digits 0-9 only\)$/],
+      ['page=1.0', /^page must be a whole number \(digits 0-9 only\)$/],
+      ['date_to=9999-12-31', /^date_to must be a date between 1900-01-01 and 2199-12-31$/],
+      ['date_from=0000-01-01', /^date_from must be a date between 1900-01-01 and 2199-12-31$/],
     ];
     for (const [query, pattern] of cases) {
       it(`/api/v1/funding?${query}`, async () => void (await expectError(`/api/v1/funding?${query}`, 400, pattern)));

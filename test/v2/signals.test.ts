@@ -85,6 +85,10 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         ['count=maybe', /count must be true or false/],
         ['nope=1', /Unknown parameter "nope"; allowed parameters: page, limit, count/],
         ['search=', /search must not be empty/],
+        ['page=1&page=2', /^page is repeated; send it once$/],
+        ['limit=0x10', /^limit must be a whole number \(digits 0-9 only\)$/],
+        ['limit=1e1', /^limit must be a whole number \(digits 0-9 only\)$/],
+        ['page=0b1', /^page must be a whole number \(digits 0-9 only\)$/],
       ];
       for (const [query, pattern] of cases)
         it(`${path}?${query}`, async () => void (await expectError(`${path}?${query}`, 400, pattern)));
@@ -115,6 +119,22 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         /dateFrom .* must not be after dateTo/,
       );
       await expectError('/api/v2/signals/acquisitions?dateFrom=2025-02-30', 400, /dateFrom must be a valid calendar date/);
+    });
+    it('dates outside 1900-01-01 .. 2199-12-31, and the range ends', async () => {
+      await expectError(
+        '/api/v2/signals/acquisitions?dateTo=9999-12-31',
+        400,
+        /^dateTo must be a date between 1900-01-01 and 2199-12-31$/,
+      );
+      await expectError(
+        '/api/v2/signals/acquisitions?dateFrom=0000-01-01',
+        400,
+        /^dateFrom must be a date between 1900-01-01 and 2199-12-31$/,
+      );
+      await insertAcquisitions(ctx.db, [acquisitionRecord()]);
+      const { res, body } = await get('/api/v2/signals/acquisitions?dateFrom=1900-01-01&dateTo=2199-12-31');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(body.pagination.totalCount, 1);
     });
     it('costs nothing', async () => {
       const before = (await get('/api/v2/signals/investors?count=true')).body.meta.creditsRemaining;

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { keyedAccess, recordUsage, windowWords } from '../../http/access.js';
 import { v1Key } from '../../http/auth.js';
-import { rejectUnstorableQueryValues } from '../../http/validation.js';
+import { checkRawQuery } from '../../http/validation.js';
 import { installErrorHandling, v1ErrorShape } from '../../http/family.js';
 import { sendV1Page } from '../../http/v1-reply.js';
 import { FundingQuery, FundingResponse, MaQuery, MaResponse, V1Error } from '../../schemas/v1.js';
@@ -28,7 +28,7 @@ const pagingHeaders = {
 
 export async function v1Routes(app: FastifyInstance, services: AppServices): Promise<void> {
   installErrorHandling(app, v1ErrorShape);
-  app.addHook('preValidation', rejectUnstorableQueryValues);
+  app.addHook('preValidation', checkRawQuery);
   if (services.config.usageRecording) app.addHook('onResponse', recordUsage(services.usage, 'v1'));
   const authenticate = keyedAccess({
     family: 'v1',

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../app.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
 import { bearerKey } from '../../http/auth.js';
-import { rejectUnstorableQueryValues } from '../../http/validation.js';
+import { checkRawQuery } from '../../http/validation.js';
 import { installErrorHandling, v2ErrorShape } from '../../http/family.js';
 import { sendSignalPage } from '../../http/v2-reply.js';
 import {
@@ -83,7 +83,7 @@ const ROUTES: SignalRoute[] = [
 
 export async function v2Routes(app: FastifyInstance, services: AppServices): Promise<void> {
   installErrorHandling(app, v2ErrorShape);
-  app.addHook('preValidation', rejectUnstorableQueryValues);
+  app.addHook('preValidation', checkRawQuery);
   if (services.config.usageRecording) app.addHook('onResponse', recordUsage(services.usage, 'v2'));
   const authenticate = keyedAccess({
     family: 'v2',
