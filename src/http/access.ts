@@ -14,7 +14,7 @@ export interface AccessOptions {
   limiter: RateLimiter | undefined;
   extractKey: KeyExtractor;
   metrics: Metrics;
-  unauthorizedMessage: string;
+  unauthorizedMessage: (request: FastifyRequest) => string;
   rateLimitedMessage: (limit: number, windowMs: number) => string;
 }
 
@@ -54,7 +54,7 @@ export function keyedAccess(options: AccessOptions) {
           });
         }
       }
-      throw new ApiError('UNAUTHORIZED', options.unauthorizedMessage);
+      throw new ApiError('UNAUTHORIZED', options.unauthorizedMessage(request));
     }
     request.principal = principal;
     if (!limiter) return;

@@ -55,7 +55,6 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         ['Bearer without key', { authorization: 'Bearer ' }],
         ['malformed', { authorization: 'Bearer abc' }],
         ['unknown', { authorization: `Bearer ${generateApiKey()}` }],
-        ['v1 header instead', { 'x-lot-api-key': 'whatever' }],
       ];
       for (const [name, headers] of cases) {
         it(`${path}: ${name}`, async () => {
@@ -64,6 +63,13 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
           assert.deepEqual(res.json(), { success: false, error: 'Invalid API key' });
         });
       }
+      it(`${path}: a key in the v1 header gets the 401 with a hint to the Bearer header`, async () => {
+        for (const sent of [key, 'whatever', '']) {
+          const res = await ctx.app.inject({ method: 'GET', url: path, headers: { 'x-lot-api-key': sent } });
+          assert.equal(res.statusCode, 401, sent);
+          assert.deepEqual(res.json(), { success: false, error: 'Invalid API key: v2 expects Authorization: Bearer <key>' });
+        }
+      });
     }
     it('a revoked key gets the same 401', async () => {
       const created = await makeKey(ctx.db);

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../app.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
-import { bearerKey } from '../../http/auth.js';
+import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { rejectUnstorableQueryValues } from '../../http/validation.js';
 import { installErrorHandling, v2ErrorShape } from '../../http/family.js';
 import { sendSignalPage } from '../../http/v2-reply.js';
@@ -91,7 +91,8 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
     limiter: services.limiter,
     metrics: services.metrics,
     extractKey: bearerKey,
-    unauthorizedMessage: 'Invalid API key',
+    unauthorizedMessage: (request) =>
+      keyOnlyInV1Header(request) ? 'Invalid API key: v2 expects Authorization: Bearer <key>' : 'Invalid API key',
     rateLimitedMessage: () => 'Rate limit exceeded. Please try again later.',
   });
 
