@@ -15,7 +15,7 @@ import { CreditMeter } from './services/credits.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from './infra/redis-rate-limit-store.js';
 import { ResilientRateLimitStore, type FallbackLogger } from './infra/resilient-rate-limit-store.js';
-import { RateLimiter } from './services/rate-limits.js';
+import { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
 import { UsageRecorder } from './services/usage.js';
 import { Metrics } from './infra/metrics.js';
 import { operations, requestId, type Lifecycle } from './http/operations.js';
@@ -30,6 +30,8 @@ export interface AppServices {
   credits: CreditMeter;
   /** Undefined when rate limits are switched off. */
   limiter: RateLimiter | undefined;
+  /** Undefined when the failed-authentication limit is switched off. */
+  authFailures: AuthFailureLimiter | undefined;
   /** Where windows live (Redis shared, or memory); also used for login-attempt limits. */
   rateLimitStore: RateLimitStore;
   usage: UsageRecorder;
@@ -123,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     counts: options.services?.counts ?? new ResultCache(config.pageCacheBytes),
     credits: new CreditMeter(db, config.credits),
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
+    authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,
     rateLimitStore,
     usage: new UsageRecorder(db, app.log),
     metrics: new Metrics(db),

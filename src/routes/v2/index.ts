@@ -89,6 +89,7 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
     family: 'v2',
     keys: services.keys,
     limiter: services.limiter,
+    authFailures: services.authFailures,
     metrics: services.metrics,
     extractKey: bearerKey,
     unauthorizedMessage: (request) =>
