@@ -132,6 +132,23 @@ describe('rate limits on one instance (memory store, controllable clock)', () =>
     }
   });
 
+  it('v2 HEAD counts in the window like GET (it runs the same query) but is never charged', async () => {
+    now = Date.parse('2026-01-01T05:00:00Z');
+    const account = await makeKey(ctx.db, 'free');
+    const head = () =>
+      ctx.app.inject({ method: 'HEAD', url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${account.key}` } });
+    for (let i = 0; i < 10; i++) assert.equal((await head()).statusCode, 200);
+    const refused = await head();
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.headers['retry-after'], '60');
+    assert.equal((await v2(ctx.app, account.key)).statusCode, 429, 'GET shares the window');
+    const [ledger] = await ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND reason = 'request'`,
+      [account.accountId],
+    );
+    assert.equal(ledger!.n, 0);
+  });
+
   it('X-RateLimit-Reset is the Unix time the oldest request leaves the window', async () => {
     const { key } = await makeKey(ctx.db);
     now = Date.parse('2026-01-01T05:00:00Z');
