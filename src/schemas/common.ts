@@ -2,8 +2,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const DateString = (description: string) =>
-  Type.String({ format: 'date', description: `${description} (YYYY-MM-DD)`, examples: ['2025-01-31'] });
+/** A calendar date. Its docs example is set relative to today when the document is built (src/http/docs.ts). */
+export const DateString = (description: string) => Type.String({ format: 'date', description: `${description} (YYYY-MM-DD)` });
 
 /** The largest integer a JSON client can represent exactly. */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
