@@ -2,15 +2,41 @@
 // on a fresh demo store, every example pre-filled by "Try it out" returns records, and the page is
 // ours (title, sign-up link), with no name shown twice and nothing refused by its content policy.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../src/app.js';
+import { INGEST_CONTENT_TYPES } from '../src/routes/admin/index.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
 import { describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** README's table of v2 parameters: endpoint path → the parameters it marks as taken. */
+function readmeV2Parameters(): Map<string, Set<string>> {
+  const start = README.indexOf('| Parameter | `/api/v2/');
+  assert.ok(start >= 0, 'README has a table of v2 parameters');
+  const lines = README.slice(start).split('\n');
+  const cells = (line: string) =>
+    line
+      .slice(1, -1)
+      .split('|')
+      .map((cell) => cell.trim());
+  const end = lines.findIndex((line) => !line.startsWith('|'));
+  const rows = lines.slice(0, end).map(cells);
+  const paths = rows[0]!.slice(1).map((cell) => cell.replace(/`/g, ''));
+  const taken = new Map(paths.map((path) => [path, new Set<string>()]));
+  for (const row of rows.slice(2)) {
+    const names = [...row[0]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    row.slice(1).forEach((cell, i) => {
+      if (cell !== '' && cell !== '—') for (const name of names) taken.get(paths[i]!)!.add(name);
+    });
+  }
+  return taken;
+}
 
 interface Parameter {
   name: string;
@@ -112,6 +138,23 @@ describeEach('API docs on the demo data', (backend) => {
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
       assert.ok(records!.length > 0, `${url} returned no records`);
     }
+  });
+
+  it("README: each v2 endpoint's parameters, the Node version, ingest content types and the ../shared folder", () => {
+    const table = readmeV2Parameters();
+    const v2 = operationsOf(doc).filter(({ path }) => path.startsWith('/api/v2/'));
+    assert.deepEqual([...table.keys()].sort(), v2.map(({ path }) => path).sort());
+    for (const { path, operation } of v2) {
+      const documented = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      assert.deepEqual([...table.get(path)!].sort(), documented.sort(), path);
+    }
+    const node = String(PACKAGE.engines.node).replace(/^>=\s*/, '');
+    assert.ok(README.includes(`Node.js ${node} or later`), `README names Node.js ${node}`);
+    for (const type of INGEST_CONTENT_TYPES) assert.ok(README.includes(`\`${type}\``), `README lists ${type}`);
+    assert.ok(
+      README.includes('`../shared/reference/signals-openapi-2026-01/`'),
+      'README says where the published files are read',
+    );
   });
 
   it('no two component schemas share a display name', () => {
