@@ -1,6 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { V1_SHARED_SCHEMAS, V1Error } from './schemas/v1.js';
@@ -15,11 +13,12 @@ import { CreditMeter } from './services/credits.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from './infra/redis-rate-limit-store.js';
 import { ResilientRateLimitStore, type FallbackLogger } from './infra/resilient-rate-limit-store.js';
-import { RateLimiter } from './services/rate-limits.js';
+import { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
 import { UsageRecorder } from './services/usage.js';
 import { Metrics } from './infra/metrics.js';
 import { operations, requestId, type Lifecycle } from './http/operations.js';
 import { v1ErrorShape, v2ErrorShape } from './http/family.js';
+import { registerDocs } from './http/docs.js';
 
 /** What the routes need, built once per app. */
 export interface AppServices {
@@ -30,6 +29,8 @@ export interface AppServices {
   credits: CreditMeter;
   /** Undefined when rate limits are switched off. */
   limiter: RateLimiter | undefined;
+  /** Undefined when the failed-authentication limit is switched off. */
+  authFailures: AuthFailureLimiter | undefined;
   /** Where windows live (Redis shared, or memory); also used for login-attempt limits. */
   rateLimitStore: RateLimitStore;
   usage: UsageRecorder;
@@ -123,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     counts: options.services?.counts ?? new ResultCache(config.pageCacheBytes),
     credits: new CreditMeter(db, config.credits),
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
+    authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,
     rateLimitStore,
     usage: new UsageRecorder(db, app.log),
     metrics: new Metrics(db),
@@ -137,32 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   for (const schema of [...V1_SHARED_SCHEMAS, V1Error, ...V2_SHARED_SCHEMAS]) app.addSchema(schema);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'dealsignal API',
-        version: '1.0.0',
-        description:
-          'Funding rounds and M&A deals (v1, `x-lot-api-key` header) and signals (v2, Bearer key). ' +
-          'v1 pages hold 20 records, newest `date_seen` first; paging is in the X-Total-Count, X-Page, X-Per-Page and Link headers. ' +
-          'Unused list filters are echoed in `params` as empty arrays, unused scalar filters as null.',
-      },
-      servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: {
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-lot-api-key', description: 'v1 API key' },
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'v2: Authorization: Bearer <API key>' },
-        },
-      },
-    },
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocs(app, config);
   // The home page, sign-up/sign-in and the profile page (HTML, in a scope of their own).
   if (!config.sessionSecret) throw new Error('SESSION_SECRET is not set');
   const sessionSecret = config.sessionSecret;

@@ -49,6 +49,11 @@ export interface Config {
     v1: number;
     /** v2 requests per window and account, by tier. */
     v2: Record<Tier, number>;
+    /**
+     * Limit failed authentications per client IP. A setting of its own, on by default: switching
+     * account limits off (RATE_LIMITS=false, a benchmark's baseline) must not open the door to key guessing.
+     */
+    authFailuresEnabled: boolean;
     /** Failed authentications per window and client IP before 429s. */
     authFailures: number;
     /** Longest a request may wait on Redis before the in-memory fallback answers. */
@@ -152,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
         pro: intVar(env, 'RATE_LIMIT_PRO', 60, 1, 1_000_000, problems),
         enterprise: intVar(env, 'RATE_LIMIT_ENTERPRISE', 600, 1, 1_000_000, problems),
       },
+      authFailuresEnabled: boolVar(env, 'AUTH_FAILURE_LIMITS', true, problems),
       authFailures: intVar(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000, problems),
       redisTimeoutMs: intVar(env, 'REDIS_TIMEOUT_MS', 250, 10, 10_000, problems),
     },

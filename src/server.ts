@@ -12,10 +12,9 @@ import { openDatabase } from './db/open.js';
 import type { Database } from './db/port.js';
 import { createApiKey } from './services/accounts.js';
 import { KeyVerifier } from './services/key-verifier.js';
-import { countAll, seedDatabase, startOfTodayUtc } from './services/seed.js';
+import { countAll, DEMO_SEED, seedDatabase, startOfTodayUtc } from './services/seed.js';
 
 const DEMO_EMAIL = 'demo@dealsignal.local';
-const DEMO_SEED = 42;
 
 /**
  * The demo key is kept in the data directory (the database holds only its hash) so every

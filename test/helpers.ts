@@ -89,6 +89,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     PORT: '0',
     KEY_CACHE_MS: '1000',
     RATE_LIMITS: 'false',
+    // Test files share one client IP (and, with REDIS_URL, one Redis), so their 401 cases would add up.
+    AUTH_FAILURE_LIMITS: 'false',
     // Opening an embedded store stalls the event loop; only the load-shedding test wants shedding.
     LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
     SESSION_SECRET: 'test-session-secret-0123456789abcdef',

@@ -8,10 +8,12 @@ import { MemoryRateLimitStore } from '../src/infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from '../src/infra/redis-rate-limit-store.js';
 import { ResilientRateLimitStore } from '../src/infra/resilient-rate-limit-store.js';
 import { generateApiKey } from '../src/services/api-keys.js';
-import { backends, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
+import { loadConfig } from '../src/config.js';
+import { backends, describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
 
 const REDIS_URL = process.env.REDIS_URL;
-const LIMITED = { RATE_LIMITS: 'true' };
+// As in production: account limits and the failed-authentication limit both on.
+const LIMITED = { RATE_LIMITS: 'true', AUTH_FAILURE_LIMITS: 'true' };
 const v1 = (app: FastifyInstance, key: string, ip = '127.0.0.1') =>
   app.inject({ method: 'GET', url: '/api/v1/funding', headers: { 'x-lot-api-key': key }, remoteAddress: ip });
 const v2 = (app: FastifyInstance, key: string) =>
@@ -130,6 +132,23 @@ describe('rate limits on one instance (memory store, controllable clock)', () =>
     }
   });
 
+  it('v2 HEAD counts in the window like GET (it runs the same query) but is never charged', async () => {
+    now = Date.parse('2026-01-01T05:00:00Z');
+    const account = await makeKey(ctx.db, 'free');
+    const head = () =>
+      ctx.app.inject({ method: 'HEAD', url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${account.key}` } });
+    for (let i = 0; i < 10; i++) assert.equal((await head()).statusCode, 200);
+    const refused = await head();
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.headers['retry-after'], '60');
+    assert.equal((await v2(ctx.app, account.key)).statusCode, 429, 'GET shares the window');
+    const [ledger] = await ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND reason = 'request'`,
+      [account.accountId],
+    );
+    assert.equal(ledger!.n, 0);
+  });
+
   it('X-RateLimit-Reset is the Unix time the oldest request leaves the window', async () => {
     const { key } = await makeKey(ctx.db);
     now = Date.parse('2026-01-01T05:00:00Z');
@@ -158,6 +177,61 @@ describe('rate limits on one instance (memory store, controllable clock)', () =>
     });
     assert.equal(v2Blocked.statusCode, 429);
     assert.equal(v2Blocked.json().success, false);
+  });
+});
+
+describeEach('the failed-authentication limit has its own setting', (backend) => {
+  const attempt = (app: FastifyInstance, ip: string, headers: Record<string, string>, url = '/api/v1/funding') =>
+    app.inject({ method: 'GET', url, headers, remoteAddress: ip });
+
+  it('is on by default, also when RATE_LIMITS=false', () => {
+    assert.equal(loadConfig({ RATE_LIMITS: 'false' }).rateLimits.authFailuresEnabled, true);
+  });
+
+  it('RATE_LIMITS=false leaves it in force: guessing keys from one IP still ends in 429', async () => {
+    const ctx = await startApp(
+      backend,
+      { RATE_LIMITS: 'false', AUTH_FAILURE_LIMITS: 'true', AUTH_FAILURE_LIMIT: '3' },
+      // In memory, so a rerun within the window starts from zero.
+      { rateLimitStore: new MemoryRateLimitStore() },
+    );
+    try {
+      const { key } = await makeKey(ctx.db);
+      const attacker = '203.0.113.77';
+      for (let i = 0; i < 3; i++)
+        assert.equal((await attempt(ctx.app, attacker, { 'x-lot-api-key': generateApiKey() })).statusCode, 401);
+      const v1Blocked = await attempt(ctx.app, attacker, { 'x-lot-api-key': generateApiKey() });
+      assert.equal(v1Blocked.statusCode, 429);
+      assert.equal(v1Blocked.json().code, 429);
+      assert.ok(Number(v1Blocked.headers['retry-after']) >= 1);
+      const v2Blocked = await attempt(
+        ctx.app,
+        attacker,
+        { authorization: `Bearer ${generateApiKey()}` },
+        '/api/v2/signals/investors',
+      );
+      assert.equal(v2Blocked.statusCode, 429);
+      assert.equal(v2Blocked.json().success, false);
+      const valid = await attempt(ctx.app, attacker, { 'x-lot-api-key': key });
+      assert.equal(valid.statusCode, 200, 'a valid key from the same IP still works');
+      assert.equal(valid.headers['x-ratelimit-limit'], undefined, 'account limits stay off');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('AUTH_FAILURE_LIMITS=false switches it off', async () => {
+    const ctx = await startApp(
+      backend,
+      { RATE_LIMITS: 'true', AUTH_FAILURE_LIMITS: 'false', AUTH_FAILURE_LIMIT: '3' },
+      { rateLimitStore: new MemoryRateLimitStore() },
+    );
+    try {
+      for (let i = 0; i < 6; i++)
+        assert.equal((await attempt(ctx.app, '203.0.113.78', { 'x-lot-api-key': generateApiKey() })).statusCode, 401);
+    } finally {
+      await ctx.close();
+    }
   });
 });
 

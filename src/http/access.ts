@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitDecision } from '../infra/rate-limit-store.js';
 import type { KeyVerifier } from '../services/key-verifier.js';
-import type { Family, RateLimiter } from '../services/rate-limits.js';
+import type { AuthFailureLimiter, Family, RateLimiter } from '../services/rate-limits.js';
 import type { UsageRecorder } from '../services/usage.js';
 import type { Metrics } from '../infra/metrics.js';
 import type { KeyExtractor } from './auth.js';
@@ -12,9 +12,11 @@ export interface AccessOptions {
   keys: KeyVerifier;
   /** Absent when rate limits are switched off (RATE_LIMITS=false). */
   limiter: RateLimiter | undefined;
+  /** Absent when the failed-authentication limit is switched off (AUTH_FAILURE_LIMITS=false). */
+  authFailures: AuthFailureLimiter | undefined;
   extractKey: KeyExtractor;
   metrics: Metrics;
-  unauthorizedMessage: string;
+  unauthorizedMessage: (request: FastifyRequest) => string;
   rateLimitedMessage: (limit: number, windowMs: number) => string;
 }
 
@@ -41,12 +43,12 @@ function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs:
  * and credits. Failed authentications are limited per client IP; valid keys never are.
  */
 export function keyedAccess(options: AccessOptions) {
-  const { family, keys, limiter } = options;
+  const { family, keys, limiter, authFailures } = options;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = await keys.verify(options.extractKey(request));
     if (!principal) {
-      if (limiter) {
-        const failures = await limiter.authFailure(request.ip);
+      if (authFailures) {
+        const failures = await authFailures.hit(request.ip);
         if (!failures.allowed) {
           options.metrics.rateLimitRejections.inc({ family, reason: 'auth_failures' });
           throw new ApiError('RATE_LIMITED', 'Too many failed authentication attempts. Please try again later.', {
@@ -54,7 +56,7 @@ export function keyedAccess(options: AccessOptions) {
           });
         }
       }
-      throw new ApiError('UNAUTHORIZED', options.unauthorizedMessage);
+      throw new ApiError('UNAUTHORIZED', options.unauthorizedMessage(request));
     }
     request.principal = principal;
     if (!limiter) return;

@@ -24,3 +24,10 @@ export const bearerKey: KeyExtractor = (request) => {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
   return match?.[1];
 };
+
+/**
+ * A v2 request that carries a key only in v1's header: its 401 says where v2 expects the key,
+ * as v1's does the other way round. The hint depends on the header name alone, never on the key.
+ */
+export const keyOnlyInV1Header = (request: FastifyRequest): boolean =>
+  request.headers['x-lot-api-key'] !== undefined && request.headers.authorization === undefined;

@@ -12,13 +12,13 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
  */
 export const DATE_RANGE = { from: '1900-01-01', to: '2199-12-31' } as const;
 
+/** A calendar date within DATE_RANGE. Its docs example is set relative to today when the document is built (src/http/docs.ts). */
 export const DateString = (description: string) =>
   Type.String({
     format: 'date',
     formatMinimum: DATE_RANGE.from,
     formatMaximum: DATE_RANGE.to,
     description: `${description} (YYYY-MM-DD, ${DATE_RANGE.from} to ${DATE_RANGE.to})`,
-    examples: ['2025-01-31'],
   });
 
 /** The largest integer a JSON client can represent exactly. */

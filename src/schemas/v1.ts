@@ -8,7 +8,7 @@ export const V1Investor = Type.Object(
     name: Type.String(),
     linkedin_url: Type.Optional(Type.String({ format: 'uri' })),
   },
-  { $id: 'V1Investor', title: 'Investor' },
+  { $id: 'V1Investor', title: 'V1Investor' },
 );
 
 export const CompanyInfo = Type.Object(
@@ -130,8 +130,11 @@ export const V1_SHARED_SCHEMAS = [
 
 // ---------- queries ----------
 
-const listParam = (description: string) =>
-  Type.String({ description: `${description}; comma-separated, case-insensitive`, examples: ['fintech,saas'] });
+// Examples are what the docs page pre-fills in "Try it out", all at once: each alone and all of an
+// endpoint's together match records of the demo data set. Exact-match lookups (website, LinkedIn)
+// have none, since together with the others they would match nothing.
+const listParam = (description: string, example: string) =>
+  Type.String({ description: `${description}; comma-separated, case-insensitive`, examples: [example] });
 
 const commonFilters = {
   country: Type.Optional(
@@ -141,11 +144,7 @@ const commonFilters = {
     }),
   ),
   website: Type.Optional(
-    Type.String({
-      maxLength: 2048,
-      description: 'Company website; compared without scheme, "www.", trailing slash and case',
-      examples: ['acme.io'],
-    }),
+    Type.String({ maxLength: 2048, description: 'Company website; compared without scheme, "www.", trailing slash and case' }),
   ),
   linkedin_url: Type.Optional(
     Type.String({ maxLength: 2048, description: "Company's professional-network page; normalised like website" }),
@@ -159,9 +158,11 @@ const commonFilters = {
 
 export const FundingQuery = Type.Object(
   {
-    round: Type.Optional(listParam('Round labels, e.g. "seed,series a"; exact match')),
-    category: Type.Optional(listParam('Categories; matches main_category or any of company_info.categories')),
-    amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SAFE, description: 'Minimum funding_amount' })),
+    round: Type.Optional(listParam('Round labels, e.g. "seed,series a"; exact match', 'seed,series a')),
+    category: Type.Optional(listParam('Categories; matches main_category or any of company_info.categories', 'fintech,saas')),
+    amount: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_SAFE, description: 'Minimum funding_amount', examples: [1_000_000] }),
+    ),
     ...commonFilters,
   },
   { additionalProperties: false },
@@ -173,8 +174,10 @@ export type DealStatus = (typeof DEAL_STATUSES)[number];
 
 export const MaQuery = Type.Object(
   {
-    amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SAFE, description: 'Minimum acquisition_amount' })),
-    category: Type.Optional(listParam('Categories of the acquired company')),
+    amount: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_SAFE, description: 'Minimum acquisition_amount', examples: [10_000_000] }),
+    ),
+    category: Type.Optional(listParam('Categories of the acquired company', 'fintech,saas')),
     ...commonFilters,
     status: Type.Optional(StringEnum(DEAL_STATUSES, 'Deal status')),
     acquiring_company: Type.Optional(

@@ -5,6 +5,9 @@ import type { Principal } from './key-verifier.js';
 
 export type { Allowances };
 
+const creditsExhausted = () =>
+  new ApiError('CREDITS_EXHAUSTED', 'API credits exhausted for this billing period; they refill at the start of next month');
+
 /** Charges v2 calls against the account's balance; every change leaves a ledger row. */
 export class CreditMeter {
   constructor(
@@ -22,17 +25,19 @@ export class CreditMeter {
       await refillIfDue(this.db, principal.accountId, this.allowances);
       balance = await debitCredits(this.db, charge);
     }
-    if (balance === undefined) {
-      throw new ApiError(
-        'CREDITS_EXHAUSTED',
-        'API credits exhausted for this billing period; they refill at the start of next month',
-      );
-    }
+    if (balance === undefined) throw creditsExhausted();
     return balance;
   }
 
   async balance(accountId: number): Promise<number> {
     return (await creditBalance(this.db, accountId, this.allowances)) ?? 0;
+  }
+
+  /** The balance, without a debit; 402 when charge() would refuse cost (HEAD answers as GET would, for free). */
+  async affordable(accountId: number, cost = 1): Promise<number> {
+    const balance = await this.balance(accountId);
+    if (balance < cost) throw creditsExhausted();
+    return balance;
   }
 
   /** Operator grant (--add) or reset (--set); a due monthly refill is applied first. */

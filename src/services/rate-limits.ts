@@ -23,12 +23,20 @@ export class RateLimiter {
     return this.store.hit(`${family}:${principal.accountId}`, this.limitFor(family, principal), this.limits.windowMs);
   }
 
-  /** Counts one failed authentication from ip; refused once the IP is over its allowance. */
-  authFailure(ip: string): Promise<RateLimitDecision> {
-    return this.store.hit(`authfail:${ip}`, this.limits.authFailures, this.limits.windowMs);
-  }
-
   close(): Promise<void> {
     return this.store.close();
+  }
+}
+
+/** Failed authentications per client IP (AUTH_FAILURE_LIMITS), independent of the account limits. */
+export class AuthFailureLimiter {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly limits: Pick<Config['rateLimits'], 'authFailures' | 'windowMs'>,
+  ) {}
+
+  /** Counts one failed authentication from ip; refused once the IP is over its allowance. */
+  hit(ip: string): Promise<RateLimitDecision> {
+    return this.store.hit(`authfail:${ip}`, this.limits.authFailures, this.limits.windowMs);
   }
 }

@@ -14,6 +14,9 @@ export const SCALES = {
 } as const;
 export type Scale = keyof typeof SCALES;
 
+/** The seed of the demo data set the server loads into an empty store. */
+export const DEMO_SEED = 42;
+
 export interface SeedOptions {
   scale: Scale;
   seed: number;

@@ -55,7 +55,6 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         ['Bearer without key', { authorization: 'Bearer ' }],
         ['malformed', { authorization: 'Bearer abc' }],
         ['unknown', { authorization: `Bearer ${generateApiKey()}` }],
-        ['v1 header instead', { 'x-lot-api-key': 'whatever' }],
       ];
       for (const [name, headers] of cases) {
         it(`${path}: ${name}`, async () => {
@@ -64,6 +63,13 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
           assert.deepEqual(res.json(), { success: false, error: 'Invalid API key' });
         });
       }
+      it(`${path}: a key in the v1 header gets the 401 with a hint to the Bearer header`, async () => {
+        for (const sent of [key, 'whatever', '']) {
+          const res = await ctx.app.inject({ method: 'GET', url: path, headers: { 'x-lot-api-key': sent } });
+          assert.equal(res.statusCode, 401, sent);
+          assert.deepEqual(res.json(), { success: false, error: 'Invalid API key: v2 expects Authorization: Bearer <key>' });
+        }
+      });
     }
     it('a revoked key gets the same 401', async () => {
       const created = await makeKey(ctx.db);
@@ -265,6 +271,53 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
       [poor.accountId],
     );
     assert.deepEqual(ledger[0], { n: 2, sum: -2 });
+  });
+
+  describe('HEAD answers the status and headers GET would, and costs nothing', () => {
+    const ledgerRows = async (accountId: number) =>
+      (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1`, [accountId]))[0]!
+        .n;
+    const head = (url: string, bearer: string) =>
+      ctx.app.inject({ method: 'HEAD', url, headers: { authorization: `Bearer ${bearer}` } });
+
+    for (const { path } of ENDPOINTS) {
+      it(`${path}: balance and ledger unchanged`, async () => {
+        await insertInvestors(ctx.db, [investorRecord()]);
+        await insertJobChanges(ctx.db, [jobChangeRecord()]);
+        await insertAcquisitions(ctx.db, [acquisitionRecord()]);
+        const account = await makeKey(ctx.db, 'free');
+        const balance = (await get(`${path}?count=true`, account.key)).body.meta.creditsRemaining;
+        const ledger = await ledgerRows(account.accountId);
+        for (let i = 0; i < 3; i++) {
+          const res = await head(path, account.key);
+          assert.equal(res.statusCode, 200);
+          assert.equal(res.body, '');
+          assert.match(String(res.headers['content-type']), /^application\/json/);
+          assert.ok(Number(res.headers['content-length']) > 0, 'the length of the body GET would send');
+          assert.equal(res.headers['cache-control'], 'no-store');
+          assert.equal(res.headers['x-credits-remaining'], String(balance));
+        }
+        assert.equal((await get(`${path}?count=true`, account.key)).body.meta.creditsRemaining, balance);
+        assert.equal(await ledgerRows(account.accountId), ledger, 'no ledger row');
+        const paid = await get(path, account.key);
+        assert.equal(paid.body.meta.creditsRemaining, balance - 1, 'GET is still charged');
+      });
+    }
+
+    it('is refused as GET would be: 401 without a key, 400 for a bad parameter, 402 without credits', async () => {
+      const path = ENDPOINTS[0]!.path;
+      assert.equal((await ctx.app.inject({ method: 'HEAD', url: path })).statusCode, 401);
+      assert.equal((await head(`${path}?limit=0`, key)).statusCode, 400);
+      const poor = await makeKey(ctx.db, 'free');
+      await ctx.db.query(
+        `UPDATE accounts SET credits_remaining = 0, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
+        [poor.accountId],
+      );
+      const refused = await head(path, poor.key);
+      assert.equal(refused.statusCode, 402);
+      assert.equal(refused.headers['x-credits-remaining'], '0');
+      assert.equal((await get(path, poor.key)).res.statusCode, 402);
+    });
   });
 
   it('refills to the tier allowance at the start of a month, recording it in the ledger', async () => {

@@ -34,9 +34,10 @@ export async function v1Routes(app: FastifyInstance, services: AppServices): Pro
     family: 'v1',
     keys: services.keys,
     limiter: services.limiter,
+    authFailures: services.authFailures,
     metrics: services.metrics,
     extractKey: v1Key,
-    unauthorizedMessage: 'Invalid or missing API key (send it in the x-lot-api-key header)',
+    unauthorizedMessage: () => 'Invalid or missing API key (send it in the x-lot-api-key header)',
     rateLimitedMessage: (limit, windowMs) =>
       `Rate limit exceeded: a maximum of ${limit} requests ${windowWords(windowMs)} is allowed`,
   });

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../app.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
-import { bearerKey } from '../../http/auth.js';
+import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
 import { installErrorHandling, v2ErrorShape } from '../../http/family.js';
 import { sendSignalPage } from '../../http/v2-reply.js';
@@ -18,6 +18,7 @@ import {
 } from '../../schemas/v2.js';
 import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../../services/signals.js';
 import { POSITIONS, DEPARTMENTS, SENIORITIES } from '../../services/role-classifier.js';
+import type { CreditMeter } from '../../services/credits.js';
 import { INVESTOR_TYPES } from '../../schemas/v2.js';
 
 const errorRef = Type.Ref(V2Error);
@@ -81,6 +82,18 @@ const ROUTES: SignalRoute[] = [
   },
 ];
 
+/**
+ * What a request costs: a page of data 1 credit; count mode nothing. HEAD (Fastify answers it
+ * with the GET handler, then drops the body) sends no data, so it costs nothing either, but
+ * answers the status and headers GET would: 402 when the balance is short.
+ */
+async function settleCredits(credits: CreditMeter, request: FastifyRequest, endpoint: SignalEndpoint, count: boolean) {
+  const principal = request.principal!;
+  if (count) return { used: 0, remaining: await credits.balance(principal.accountId) };
+  if (request.method === 'HEAD') return { used: 0, remaining: await credits.affordable(principal.accountId) };
+  return { used: 1, remaining: await credits.charge(principal, endpoint) };
+}
+
 export async function v2Routes(app: FastifyInstance, services: AppServices): Promise<void> {
   installErrorHandling(app, v2ErrorShape);
   app.addHook('preValidation', checkRawQuery);
@@ -89,9 +102,11 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
     family: 'v2',
     keys: services.keys,
     limiter: services.limiter,
+    authFailures: services.authFailures,
     metrics: services.metrics,
     extractKey: bearerKey,
-    unauthorizedMessage: 'Invalid API key',
+    unauthorizedMessage: (request) =>
+      keyOnlyInV1Header(request) ? 'Invalid API key: v2 expects Authorization: Bearer <key>' : 'Invalid API key',
     rateLimitedMessage: () => 'Rate limit exceeded. Please try again later.',
   });
 
@@ -124,10 +139,7 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
       async (request, reply) => {
         const query = request.query as { count?: boolean };
         const page = await route.list(services, query as never);
-        const principal = request.principal!;
-        const credits = query.count
-          ? { used: 0, remaining: await services.credits.balance(principal.accountId) }
-          : { used: 1, remaining: await services.credits.charge(principal, route.endpoint) };
+        const credits = await settleCredits(services.credits, request, route.endpoint, query.count === true);
         request.creditsCharged = credits.used;
         if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: route.endpoint }, credits.used);
         return sendSignalPage(reply, route.endpoint, page, credits);
