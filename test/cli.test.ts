@@ -1,27 +1,33 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { isWellFormedApiKey } from '../src/services/api-keys.js';
 
-const run = promisify(execFile);
 const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;
 
-async function cli(args: string[], env: Record<string, string | undefined> = {}) {
+type Env = Record<string, string | undefined>;
+
+function processEnv(env: Env): NodeJS.ProcessEnv {
   const fullEnv = { ...process.env, DATABASE_URL: undefined, LOG_LEVEL: 'silent', ...env } as NodeJS.ProcessEnv;
   for (const k of Object.keys(fullEnv)) if (fullEnv[k] === undefined) delete fullEnv[k];
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: fullEnv, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return fullEnv;
 }
 
+/** Runs the built command to its end; input (if any) is its standard input. */
+async function cli(args: string[], env: Env = {}, options: { input?: string; cwd?: string } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: processEnv(env), cwd: options.cwd, timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const code = await new Promise<number | null>((resolve) => child.once('close', (status) => resolve(status)));
+  return { code, stdout, stderr };
+}
 describe('configuration is checked once, at start', () => {
   it('a bad PORT stops the process naming the variable', async () => {
     const result = await cli(['migrate'], { PORT: 'abc' });
@@ -139,5 +145,25 @@ describe('dealsignal keys on the embedded store', () => {
     writeFileSync(join(dataDir, 'dealsignal.lock'), '2147483646');
     const result = await cli(['keys', 'list'], env);
     assert.equal(result.code, 0, result.stderr);
+  });
+});
+
+describe('serve checks its port before opening the store', () => {
+  it('a taken port stops the server at once with one line, and no store is created', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    const root = mkdtempSync(join(tmpdir(), 'dealsignal-port-'));
+    const dataDir = join(root, 'data');
+    try {
+      const result = await cli(['serve'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
+      assert.equal(result.stderr, `dealsignal: port ${port} is in use (127.0.0.1:${port}); set PORT to another port\n`);
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.ok(!existsSync(dataDir), `no store was created (${existsSync(dataDir) ? readdirSync(dataDir).join(', ') : ''})`);
+    } finally {
+      blocker.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
