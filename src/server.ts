@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
+import { openOperatorChannel, type OperatorChannel } from './cli/channel.js';
 import type { Lifecycle } from './http/operations.js';
 import { startInbox } from './services/inbox.js';
 import type { Config } from './config.js';
@@ -171,6 +172,15 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
     // Taken since the check at start (while the store was being prepared)
     throw listenProblem(err, config.host, config.port);
   }
+  // The embedded store opens in one process only: store commands run here while it serves.
+  let channel: OperatorChannel | undefined;
+  if (db.kind === 'pglite' && !cluster.isWorker) {
+    channel = await openOperatorChannel(config, db, { info: (m) => app.log.info(m) }).catch((err: unknown) => {
+      // Serving matters more; the commands then say the store is in use.
+      app.log.warn({ err }, 'store commands cannot reach this server (operator channel not open)');
+      return undefined;
+    });
+  }
   // One watcher per folder: with workers, only the first one watches the inbox.
   const watchesInbox = config.inboxDir && (!cluster.isWorker || cluster.worker?.id === 1);
   const inbox = watchesInbox
@@ -189,12 +199,15 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
       app.log.error('graceful shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
+    // No new store commands; those under way finish before the store closes.
+    const channelClosed = channel?.close();
     try {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       const closed = app.close();
       // Sockets still idle after a grace period belong to clients that went quiet; close them.
       setTimeout(() => app.server.closeIdleConnections(), 2000).unref();
       await closed;
+      await channelClosed;
       await inbox?.stop();
       await db.close();
       process.exit(0);

@@ -1,5 +1,6 @@
-// The commands that work on the store. Each reads, prints and opens the store through io only, so
-// the same function serves a terminal, a test, or any other caller that provides them.
+// The commands that work on the store. Each runs against whatever io gives it: this process and
+// its own connection, or (on the embedded store while the server runs) the server's open store
+// through the operator channel, so one implementation serves both.
 import { parseArgs } from 'node:util';
 import { TIERS, type Config, type Tier } from '../config.js';
 import { migrate } from '../db/migrate.js';

@@ -1,4 +1,5 @@
-// What a store command reads, prints and opens: this process's own by default.
+// What a store command reads, prints and opens. In a terminal that is this process; through the
+// operator channel it is the client's standard input and output and the running server's store.
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';

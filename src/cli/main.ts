@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
+import { StoreLockedError } from '../db/open.js';
 import { serve } from '../server.js';
+import { runInServer } from './channel.js';
 import { isStoreCommand, STORE_COMMANDS } from './commands.js';
 import { processIo } from './io.js';
 
@@ -27,6 +29,8 @@ Commands:
                                           change an account's tier (its v2 rate limit and monthly credits)
   accounts set-limit EMAIL --v1 N|default give an account its own v1 limit per window (enterprise arrangement)
 
+On the embedded store, the commands after serve run inside the server while it runs (the store opens in one process only).
+
 Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.`;
 
 function wholeNumber(flag: string, value: string): number {
@@ -52,12 +56,30 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'serve') {
     const { values } = parseArgs({ args, options: { workers: { type: 'string' } } });
-    await serve(config, { workers: values.workers === undefined ? undefined : wholeNumber('--workers', values.workers) || 1 });
+    try {
+      await serve(config, { workers: values.workers === undefined ? undefined : wholeNumber('--workers', values.workers) || 1 });
+    } catch (err) {
+      if (err instanceof StoreLockedError) throw new Error(`${err.message}; stop it first, or give this server its own DATA_DIR`);
+      throw err;
+    }
     return 0;
   }
   if (!isStoreCommand(command)) {
     console.error(`dealsignal: unknown command "${command}"\n\n${USAGE}`);
     return 1;
   }
-  return STORE_COMMANDS[command]!(config, args, processIo);
+  // The embedded store opens in one process only: while the server holds it, it runs the command.
+  if (!config.databaseUrl) {
+    const status = await runInServer(config, argv, processIo);
+    if (status !== undefined) return status;
+  }
+  try {
+    return await STORE_COMMANDS[command]!(config, args, processIo);
+  } catch (err) {
+    if (!(err instanceof StoreLockedError)) throw err;
+    throw new Error(
+      `${err.message}, which takes no commands (a server still starting, or another command); ` +
+        'try again once the server is serving or the command has finished',
+    );
+  }
 }
