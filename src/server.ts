@@ -1,9 +1,11 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
+import { openOperatorChannel, type OperatorChannel } from './cli/channel.js';
 import type { Lifecycle } from './http/operations.js';
 import { startInbox } from './services/inbox.js';
 import type { Config } from './config.js';
@@ -64,6 +66,8 @@ export async function serve(
   options: ServeOptions = {},
   log: (line: string) => void = console.log,
 ): Promise<void> {
+  // Before anything is created or seeded (a demo store takes a while), so a taken port costs nothing.
+  if (!cluster.isWorker) await checkPortFree(baseConfig.host, baseConfig.port);
   // Workers only exist with DATABASE_URL, which requires SESSION_SECRET; the embedded store makes its own.
   const config = { ...baseConfig, sessionSecret: baseConfig.sessionSecret ?? embeddedSessionSecret(baseConfig) };
   if (cluster.isWorker) {
@@ -79,12 +83,41 @@ export async function serve(
   const db = await openDatabase(config);
   const demoKey = await prepareStore(db, config, log);
   if (workers === 1) {
-    await listenAndServe(config, db);
+    await listenAndServe(config, db).catch(async (err: unknown) => {
+      await db.close(); // frees the embedded store's lock for the next attempt
+      throw err;
+    });
   } else {
     await db.close();
     await forkWorkers(workers);
   }
   printBanner(config, db.kind, demoKey, workers, log);
+}
+
+/** One line saying why HOST:PORT cannot be listened on, and what to change. */
+function listenProblem(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  if (code === 'EADDRINUSE') return new Error(`port ${port} is in use (${address}); set PORT to another port`);
+  if (code === 'EACCES')
+    return new Error(`port ${port} needs privileges this process lacks (${address}); set PORT to another port`);
+  if (code === 'EADDRNOTAVAIL') return new Error(`${host} is not an address of this machine; set HOST to one that is`);
+  return new Error(`cannot listen on ${address} (${code ?? (err as Error).message})`);
+}
+
+/** Binds HOST:PORT for a moment and lets it go: fails the way listening would, in one line. */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return; // any free port will do
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ host, port }, () => resolve());
+    });
+  } catch (err) {
+    throw listenProblem(err, host, port);
+  }
+  await new Promise((resolve) => probe.close(resolve));
 }
 
 async function prepareStore(db: Database, config: Config, log: (line: string) => void): Promise<string | undefined> {
@@ -131,7 +164,22 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
   const lifecycle: Lifecycle = { draining: false };
   const app = await buildApp({ config, db, lifecycle });
   app.server.maxConnections = config.maxConnections;
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close();
+    // Taken since the check at start (while the store was being prepared)
+    throw listenProblem(err, config.host, config.port);
+  }
+  // The embedded store opens in one process only: store commands run here while it serves.
+  let channel: OperatorChannel | undefined;
+  if (db.kind === 'pglite' && !cluster.isWorker) {
+    channel = await openOperatorChannel(config, db, { info: (m) => app.log.info(m) }).catch((err: unknown) => {
+      // Serving matters more; the commands then say the store is in use.
+      app.log.warn({ err }, 'store commands cannot reach this server (operator channel not open)');
+      return undefined;
+    });
+  }
   // One watcher per folder: with workers, only the first one watches the inbox.
   const watchesInbox = config.inboxDir && (!cluster.isWorker || cluster.worker?.id === 1);
   const inbox = watchesInbox
@@ -150,12 +198,15 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
       app.log.error('graceful shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
+    // No new store commands; those under way finish before the store closes.
+    const channelClosed = channel?.close();
     try {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       const closed = app.close();
       // Sockets still idle after a grace period belong to clients that went quiet; close them.
       setTimeout(() => app.server.closeIdleConnections(), 2000).unref();
       await closed;
+      await channelClosed;
       await inbox?.stop();
       await db.close();
       process.exit(0);

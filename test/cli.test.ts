@@ -1,27 +1,45 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { isWellFormedApiKey } from '../src/services/api-keys.js';
+import { fundingRecord } from './fixtures.js';
+import { ndjson } from './ingest/support.js';
 
-const run = promisify(execFile);
 const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;
 
-async function cli(args: string[], env: Record<string, string | undefined> = {}) {
+type Env = Record<string, string | undefined>;
+
+function processEnv(env: Env): NodeJS.ProcessEnv {
   const fullEnv = { ...process.env, DATABASE_URL: undefined, LOG_LEVEL: 'silent', ...env } as NodeJS.ProcessEnv;
   for (const k of Object.keys(fullEnv)) if (fullEnv[k] === undefined) delete fullEnv[k];
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: fullEnv, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return fullEnv;
 }
 
+/** Runs the built command to its end; input (if any) is its standard input. */
+async function cli(args: string[], env: Env = {}, options: { input?: string; cwd?: string } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: processEnv(env), cwd: options.cwd, timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const code = await new Promise<number | null>((resolve) => child.once('close', (status) => resolve(status)));
+  return { code, stdout, stderr };
+}
 describe('configuration is checked once, at start', () => {
   it('a bad PORT stops the process naming the variable', async () => {
     const result = await cli(['migrate'], { PORT: 'abc' });
@@ -130,6 +148,7 @@ describe('dealsignal keys on the embedded store', () => {
       const result = await cli(['keys', 'list'], env);
       assert.equal(result.code, 1);
       assert.match(result.stderr, /in use by another dealsignal process \(pid \d+\)/);
+      assert.match(result.stderr, /which takes no commands/);
     } finally {
       rmSync(join(dataDir, 'dealsignal.lock'));
     }
@@ -139,5 +158,215 @@ describe('dealsignal keys on the embedded store', () => {
     writeFileSync(join(dataDir, 'dealsignal.lock'), '2147483646');
     const result = await cli(['keys', 'list'], env);
     assert.equal(result.code, 0, result.stderr);
+  });
+});
+
+interface RunningServer {
+  child: ChildProcessWithoutNullStreams;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `dealsignal serve` in its own process; resolves once the banner says it is serving. */
+async function startServer(env: Env): Promise<RunningServer> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    // Opening the embedded store stalls the event loop; shedding is not what these tests are about.
+    env: processEnv({ PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0', LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', ...env }),
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    let listening: number | undefined;
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      // The port comes from Fastify's log line; the banner comes last, once everything is up.
+      listening ??= Number(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1]) || undefined;
+      if (listening && output.includes('dealsignal is serving')) resolve(listening);
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    void exited.then((code) => reject(new Error(`the server exited (${code}): ${output}`)));
+  });
+  return {
+    child,
+    get: (path, headers = {}) => fetch(`http://127.0.0.1:${port}${path}`, { headers }),
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+describe('operator commands next to the embedded server', () => {
+  const root = mkdtempSync(join(tmpdir(), 'dealsignal-operator-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('keys, accounts, credits, import and watch work while the server runs, through the server', async () => {
+    const dataDir = join(root, 'live');
+    const env = { DATA_DIR: dataDir };
+    const server = await startServer({ ...env, SEED_DEMO: 'false', KEY_CACHE_MS: '0' });
+    try {
+      const created = await cli(['keys', 'create', '--email', 'Live@Example.com', '--tier', 'free', '--json'], env);
+      assert.equal(created.code, 0, created.stderr);
+      const key = JSON.parse(created.stdout);
+      assert.ok(isWellFormedApiKey(key.key));
+      const v1 = { 'x-lot-api-key': key.key };
+      assert.equal((await server.get('/api/v1/funding', v1)).status, 200, 'the running server knows the new key');
+
+      // A relative FILE is found from the command's working directory; standard input streams through.
+      const work = join(root, 'work');
+      mkdirSync(work);
+      writeFileSync(join(work, 'rounds.ndjson'), ndjson([fundingRecord(), fundingRecord()]));
+      const imported = await cli(['import', 'funding', 'rounds.ndjson', '--json'], env, { cwd: work });
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.equal(JSON.parse(imported.stdout).inserted, 2);
+      const piped = await cli(['import', 'funding', '-'], env, { input: ndjson([fundingRecord()]) });
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.match(piped.stdout, /^funding: 1 received, 1 inserted, 0 updated/);
+      assert.equal((await server.get('/api/v1/funding', v1)).headers.get('x-total-count'), '3');
+
+      // Failures keep their exit status and their messages.
+      const invalid = await cli(['import', 'funding', '-'], env, {
+        input: ndjson([{ ...fundingRecord(), funding_amount: 'lots' }]),
+      });
+      assert.equal(invalid.code, 1);
+      assert.match(invalid.stdout, /line 1: funding_amount: Expected integer/);
+      const usage = await cli(['import', 'nope', '-'], env);
+      assert.equal(usage.code, 2);
+      assert.match(usage.stderr, /^dealsignal: unknown kind "nope"/);
+      const unknownKey = await cli(['keys', 'revoke', 'key_nope'], env);
+      assert.deepEqual([unknownKey.code, unknownKey.stderr], [1, 'dealsignal: no key with id key_nope\n']);
+      assert.equal((await server.get('/api/v1/funding', v1)).headers.get('x-total-count'), '3');
+
+      const listed = await cli(['keys', 'list', '--email', 'live@example.com'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(
+        listed.stdout,
+        new RegExp(`^${key.id} {2}${key.key.slice(0, 7)}…${key.key.slice(-4)} {2}live@example.com .* active\n$`),
+      );
+
+      assert.match((await cli(['keys', 'credits', 'live@example.com', '--set', '5'], env)).stdout, /\(free\): 5 credits/);
+      const signals = await server.get('/api/v2/signals/investors', { authorization: `Bearer ${key.key}` });
+      assert.equal(signals.status, 200);
+      assert.equal((await signals.json()).meta.creditsRemaining, 4);
+      assert.match((await cli(['keys', 'credits', key.id], env)).stdout, /: 4 credits/);
+
+      assert.match((await cli(['accounts', 'set-tier', 'live@example.com', 'pro'], env)).stdout, /now on the pro tier/);
+      assert.match((await cli(['accounts', 'set-limit', 'live@example.com', '--v1', '300'], env)).stdout, /v1 limit 300/);
+      const accounts = JSON.parse((await cli(['accounts', 'list', '--json'], env)).stdout);
+      assert.deepEqual(
+        accounts.map((a: { email: string; tier: string; v1_rate_limit: number; credits: number }) => [
+          a.email,
+          a.tier,
+          a.v1_rate_limit,
+          a.credits,
+        ]),
+        [['live@example.com', 'pro', 300, 4]],
+      );
+      assert.equal((await server.get('/api/v1/funding', v1)).headers.get('x-ratelimit-limit'), '300');
+      assert.match((await cli(['migrate'], env)).stdout, /migrations are up to date/);
+
+      // watch runs in the server until the command is interrupted.
+      const inbox = join(root, 'inbox');
+      mkdirSync(inbox);
+      const watcher = spawn(process.execPath, [BIN, 'watch', inbox, '--interval', '50'], { env: processEnv(env) });
+      let watched = '';
+      watcher.stdout.on('data', (chunk) => (watched += chunk));
+      watcher.stderr.on('data', (chunk) => (watched += chunk));
+      const watcherExited = new Promise<number | null>((resolve) => watcher.once('exit', (code) => resolve(code)));
+      writeFileSync(join(inbox, 'funding-1.ndjson.tmp'), ndjson([fundingRecord()]));
+      renameSync(join(inbox, 'funding-1.ndjson.tmp'), join(inbox, 'funding-1.ndjson'));
+      for (let i = 0; i < 600 && !existsSync(join(inbox, 'processed', 'funding-1.ndjson')); i++) {
+        assert.equal(watcher.exitCode, null, `watch stopped early: ${watched}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      watcher.kill('SIGINT');
+      assert.equal(await watcherExited, 0, watched);
+      assert.ok(existsSync(join(inbox, 'processed', 'funding-1.ndjson')), watched);
+      assert.equal((await server.get('/api/v1/funding', v1)).headers.get('x-total-count'), '4');
+
+      // With DATABASE_URL the command goes to PostgreSQL, never to the embedded server.
+      const direct = await cli(['keys', 'list'], {
+        ...env,
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+        SESSION_SECRET: 'x'.repeat(32),
+      });
+      assert.equal(direct.code, 1);
+      assert.match(direct.stderr, /DATABASE_URL: cannot connect to PostgreSQL/);
+
+      const revoked = await cli(['keys', 'revoke', key.id], env);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.equal((await server.get('/api/v1/funding', v1)).status, 401, 'the revoke applies on the running server');
+      assert.equal(server.child.exitCode, null, 'the server kept running throughout');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('the channel answers only a client holding the token from DATA_DIR', async () => {
+    const dataDir = join(root, 'guarded');
+    const env = { DATA_DIR: dataDir };
+    const server = await startServer({ ...env, SEED_DEMO: 'false' });
+    try {
+      const channelFile = join(dataDir, 'operator-channel.json');
+      assert.equal(statSync(channelFile).mode & 0o777, 0o600, 'only the owner can read the token');
+      const channel = JSON.parse(readFileSync(channelFile, 'utf8'));
+      writeFileSync(channelFile, JSON.stringify({ ...channel, token: 'a'.repeat(channel.token.length) }));
+      const refused = await cli(['keys', 'create', '--email', 'intruder@example.com'], env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /refused/);
+      writeFileSync(channelFile, JSON.stringify(channel));
+      assert.equal(JSON.parse((await cli(['accounts', 'list', '--json'], env)).stdout).length, 0, 'nothing was created');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('the same commands work with the server stopped, and the server serves their results', async () => {
+    const dataDir = join(root, 'stopped');
+    const env = { DATA_DIR: dataDir };
+    const kept = JSON.parse((await cli(['keys', 'create', '--email', 'ops@example.com', '--json'], env)).stdout);
+    const dropped = JSON.parse((await cli(['keys', 'create', '--email', 'ops@example.com', '--json'], env)).stdout);
+    const file = join(root, 'stopped-rounds.ndjson');
+    writeFileSync(file, ndjson([fundingRecord(), fundingRecord()]));
+    const imported = await cli(['import', 'funding', file], env);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.equal((await cli(['keys', 'revoke', dropped.id], env)).code, 0);
+    assert.match((await cli(['keys', 'credits', 'ops@example.com', '--set', '7'], env)).stdout, /: 7 credits/);
+    assert.match((await cli(['accounts', 'list'], env)).stdout, /ops@example.com {2}free .* 7 credits {2}1 active keys/);
+    assert.match((await cli(['keys', 'list'], env)).stdout, new RegExp(`${dropped.id} .* revoked`));
+
+    const server = await startServer({ ...env, SEED_DEMO: 'false' });
+    try {
+      const page = await server.get('/api/v1/funding', { 'x-lot-api-key': kept.key });
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('x-total-count'), '2');
+      assert.equal((await server.get('/api/v1/funding', { 'x-lot-api-key': dropped.key })).status, 401);
+      const signals = await server.get('/api/v2/signals/investors', { authorization: `Bearer ${kept.key}` });
+      assert.equal((await signals.json()).meta.creditsRemaining, 6);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+    assert.equal((await cli(['keys', 'list'], env)).code, 0, 'the store is free again once the server stopped');
+  });
+});
+
+describe('serve checks its port before opening the store', () => {
+  it('a taken port stops the server at once with one line, and no store is created', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    const root = mkdtempSync(join(tmpdir(), 'dealsignal-port-'));
+    const dataDir = join(root, 'data');
+    try {
+      const result = await cli(['serve'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
+      assert.equal(result.stderr, `dealsignal: port ${port} is in use (127.0.0.1:${port}); set PORT to another port\n`);
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.ok(!existsSync(dataDir), `no store was created (${existsSync(dataDir) ? readdirSync(dataDir).join(', ') : ''})`);
+    } finally {
+      blocker.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,15 +1,13 @@
 // dealsignal import KIND FILE|- and dealsignal watch DIR.
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
-import { migrate } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
-import type { Database } from '../db/port.js';
 import { openInputFile, startInbox, type InboxLog } from '../services/inbox.js';
 import { INGEST_KINDS, ingest, isIngestKind, position, summarize, type IngestReport } from '../services/ingest.js';
+import { openStore, processIo, userPath, type CommandIo } from './io.js';
 
 export { startInbox, type Inbox, type InboxLog, type InboxOptions } from '../services/inbox.js';
+export type { CommandIo } from './io.js';
 
 export const IMPORT_USAGE = `dealsignal import KIND FILE|- [--skip-invalid] [--json] [--format auto|ndjson|json]
   KIND: ${INGEST_KINDS.join(', ')}
@@ -22,38 +20,6 @@ export const WATCH_USAGE = `dealsignal watch DIR [--skip-invalid] [--interval MS
   Imports every file dropped in DIR whose name starts with its kind (e.g. m-a-2025-06-01.ndjson), once
   it has stopped growing (or write NAME.tmp and rename it), then moves it to DIR/processed/ or DIR/failed/
   with NAME.report.json beside it. Runs until SIGINT or SIGTERM.`;
-
-/** Where a command reads and writes; tests replace it. */
-export interface CommandIo {
-  stdin: Readable;
-  out(text: string): void;
-  err(text: string): void;
-  /** Opens the migrated store (default: from the configuration). */
-  open?(config: Config): Promise<Database>;
-  /** Resolves when the watcher should stop (default: SIGINT or SIGTERM). */
-  untilStopped?(): Promise<void>;
-}
-
-const processIo: CommandIo = {
-  // Only touched by "import KIND -": opening standard input is left to the command that reads it.
-  get stdin() {
-    return process.stdin;
-  },
-  out: (text) => process.stdout.write(text + '\n'),
-  err: (text) => process.stderr.write(text + '\n'),
-};
-
-async function openMigrated(config: Config, io: CommandIo): Promise<Database> {
-  if (io.open) return io.open(config);
-  const db = await openDatabase(config);
-  try {
-    await migrate(db);
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  return db;
-}
 
 class UsageError extends Error {}
 
@@ -107,7 +73,7 @@ export async function importCommand(config: Config, args: string[], io: CommandI
     if (!isIngestKind(kind)) throw new UsageError(`unknown kind "${kind}"; kinds: ${INGEST_KINDS.join(', ')}`);
     if (!['auto', 'ndjson', 'json'].includes(values.format!)) throw new UsageError('--format must be auto, ndjson or json');
     if (file !== '-') {
-      const info = await stat(file).catch((err: NodeJS.ErrnoException) => {
+      const info = await stat(userPath(io, file)).catch((err: NodeJS.ErrnoException) => {
         throw new UsageError(`cannot read ${file} (${err.code ?? err.message})`);
       });
       if (!info.isFile()) throw new UsageError(`${file} is not a file`);
@@ -118,10 +84,10 @@ export async function importCommand(config: Config, args: string[], io: CommandI
     return 2;
   }
 
-  const db = await openMigrated(config, io);
+  const db = await openStore(config, io);
   let report: IngestReport;
   try {
-    const source = file === '-' ? io.stdin : openInputFile(file);
+    const source = file === '-' ? io.stdin : openInputFile(userPath(io, file));
     report = await ingest(db, kind, source, {
       skipInvalid: values['skip-invalid'] === true,
       format: values.format as 'auto' | 'ndjson' | 'json',
@@ -155,7 +121,7 @@ export async function watchCommand(config: Config, args: string[], io: CommandIo
     if (!/^\d+$/.test(values.interval!) || Number(values.interval) < 10) {
       throw new UsageError('--interval must be a whole number of milliseconds >= 10');
     }
-    const info = await stat(dir).catch(() => undefined);
+    const info = await stat(userPath(io, dir)).catch(() => undefined);
     if (!info?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
@@ -163,10 +129,10 @@ export async function watchCommand(config: Config, args: string[], io: CommandIo
     return 2;
   }
 
-  const db = await openMigrated(config, io);
+  const db = await openStore(config, io);
   const log: InboxLog = { info: io.out, warn: io.out, error: io.err };
   try {
-    const inbox = await startInbox(db, dir, log, {
+    const inbox = await startInbox(db, userPath(io, dir), log, {
       skipInvalid: values['skip-invalid'] === true,
       intervalMs: Number(values.interval),
     });

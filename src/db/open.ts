@@ -7,14 +7,18 @@ import type { Database } from './port.js';
 
 export class StoreLockedError extends Error {}
 
+const LOCK_FILE = 'dealsignal.lock';
+
 /**
  * The embedded store allows one process at a time. A lock file holding the owner's pid
- * stops a second process (e.g. a CLI command while the server runs) before it opens the
- * data directory; a lock left by a dead process is taken over.
+ * stops a second process before it opens the data directory; a lock left by a dead process
+ * is taken over. Store commands hand themselves to a running server instead (its operator
+ * channel, src/cli/channel.ts), so they meet this lock only while that server is still
+ * starting, or next to another command.
  */
 function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const lockPath = join(dataDir, 'dealsignal.lock');
+  const lockPath = join(dataDir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
@@ -23,17 +27,27 @@ function lockDataDir(dataDir: string): () => void {
       return () => rmSync(lockPath, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(readFileSync(lockPath, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      const owner = storeOwner(dataDir);
+      if (owner !== undefined) {
         throw new StoreLockedError(
-          `the embedded store in ${resolve(dataDir)} is in use by another dealsignal process (pid ${owner}). ` +
-            'Stop it first, or run this command with DATABASE_URL pointing at PostgreSQL.',
+          `the embedded store in ${resolve(dataDir)} is in use by another dealsignal process (pid ${owner})`,
         );
       }
       rmSync(lockPath, { force: true });
     }
   }
   throw new StoreLockedError(`could not lock ${resolve(dataDir)}`);
+}
+
+/** The pid of another live process holding the embedded store in dataDir, if any. */
+export function storeOwner(dataDir: string): number | undefined {
+  let owner: number;
+  try {
+    owner = Number(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner) ? owner : undefined;
 }
 
 function isAlive(pid: number): boolean {
