@@ -20,7 +20,8 @@ export interface RateLimitStore {
 
 /** The single-instance store (and the fallback when Redis is unreachable). */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly logs = new Map<string, number[]>();
+  /** Each key's log with its own window: one store serves windows from a second to a day. */
+  private readonly logs = new Map<string, { windowMs: number; times: number[] }>();
   private sweptAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -29,29 +30,35 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const now = this.now();
     this.sweep(now, windowMs);
     let log = this.logs.get(key);
-    if (!log) this.logs.set(key, (log = []));
+    if (!log) this.logs.set(key, (log = { windowMs, times: [] }));
+    log.windowMs = windowMs;
+    const { times } = log;
     // Timestamps are appended in order, so expired ones are at the front.
     let expired = 0;
-    while (expired < log.length && log[expired]! <= now - windowMs) expired++;
-    if (expired > 0) log.splice(0, expired);
-    const allowed = log.length < limit;
-    if (allowed) log.push(now);
-    const oldest = log[0];
+    while (expired < times.length && times[expired]! <= now - windowMs) expired++;
+    if (expired > 0) times.splice(0, expired);
+    const allowed = times.length < limit;
+    if (allowed) times.push(now);
+    const oldest = times[0];
     return {
       allowed,
       limit,
-      remaining: Math.max(0, limit - log.length),
+      remaining: Math.max(0, limit - times.length),
       resetMs: oldest === undefined ? 0 : Math.max(0, oldest + windowMs - now),
     };
   }
 
-  /** Drops idle keys now and then so memory follows the active accounts only. */
+  /**
+   * Drops idle keys now and then so memory follows the active accounts only. A key is idle
+   * once its last request left its own window: a sweep made for a one-minute window must not
+   * forget the attempts a day-long window still counts.
+   */
   private sweep(now: number, windowMs: number): void {
     if (now - this.sweptAt < windowMs) return;
     this.sweptAt = now;
     for (const [key, log] of this.logs) {
-      const last = log[log.length - 1];
-      if (last === undefined || last <= now - windowMs) this.logs.delete(key);
+      const last = log.times[log.times.length - 1];
+      if (last === undefined || last <= now - log.windowMs) this.logs.delete(key);
     }
   }
 

@@ -56,8 +56,8 @@ let estimator: Promise<ZxcvbnFactory> | undefined;
 
 /**
  * Loads the password dictionaries (common passwords, English words and names) once. It takes
- * about half a second of CPU, so the account pages call it when they are registered: no request
- * waits for it, and commands that never see a password never load it.
+ * about half a second of CPU, so the app loads them while it is built: no request waits for
+ * them, and commands that never serve never load them.
  */
 export function loadPasswordEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= (async () => {

@@ -1,6 +1,7 @@
 // What the account pages do, without HTTP: sign-up, sign-in with attempt limits, the profile's
 // figures, and an account's own keys (create, roll, revoke). Every key operation takes the
 // signed-in account's id and touches only that account's rows.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Config, Tier } from '../config.js';
 import type { Database, Queryable } from '../db/port.js';
 import { insertApiKey, type ApiKeyRow } from '../db/queries/accounts.js';
@@ -32,22 +33,48 @@ export const MAX_USABLE_KEYS = 25;
 export const DEFAULT_ROLL_GRACE_MS = 24 * 60 * 60 * 1000;
 export const USAGE_DAYS = 30;
 
+/** At most `limit` attempts in any `windowMs`. */
+export interface AttemptLimit {
+  limit: number;
+  windowMs: number;
+}
+
 export interface WebLimits {
-  /** Sign-in attempts per email, and per client IP, in windowMs. */
-  loginsPerEmail: number;
+  /**
+   * Sign-in attempts for one email from one client IP, each step over a longer window: an
+   * attacker guessing from one address waits a minute, then a quarter of an hour, then a day,
+   * while the owner at any other address is not held up.
+   */
+  loginsPerEmailAndIp: readonly AttemptLimit[];
+  /** Sign-in attempts per client IP, whatever the email (one address trying many accounts). */
   loginsPerIp: number;
   loginWindowMs: number;
+  /**
+   * Attempts for one email from all addresses together, in loginWindowMs, past which every
+   * attempt waits loginSlowdownMs before it is checked. Slowed, never refused: guesses spread
+   * over many addresses cannot lock the owner out.
+   */
+  loginsPerEmailBeforeSlowdown: number;
+  loginSlowdownMs: number;
   /** Accounts created per client IP in signupWindowMs (free credits are worth farming). */
   signupsPerIp: number;
   signupWindowMs: number;
 }
 
+const MINUTE_MS = 60 * 1000;
+
 export const DEFAULT_WEB_LIMITS: WebLimits = {
-  loginsPerEmail: 10,
+  loginsPerEmailAndIp: [
+    { limit: 5, windowMs: MINUTE_MS },
+    { limit: 10, windowMs: 15 * MINUTE_MS },
+    { limit: 20, windowMs: 24 * 60 * MINUTE_MS },
+  ],
   loginsPerIp: 30,
-  loginWindowMs: 15 * 60 * 1000,
+  loginWindowMs: 15 * MINUTE_MS,
+  loginsPerEmailBeforeSlowdown: 100,
+  loginSlowdownMs: 3000,
   signupsPerIp: 20,
-  signupWindowMs: 60 * 60 * 1000,
+  signupWindowMs: 60 * MINUTE_MS,
 };
 
 /** Why a form was refused. `field` names the input to highlight; kinds map to HTTP statuses. */
@@ -61,10 +88,16 @@ export type Outcome<T> = ({ ok: true } & T) | { ok: false; problem: FormProblem 
 
 const fail = (problem: FormProblem): { ok: false; problem: FormProblem } => ({ ok: false, problem });
 
-const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
+function waitText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / MINUTE_MS));
+  if (minutes < 60) return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  return hours === 1 ? '1 hour' : `${hours} hours`;
+}
+
 const limited = (resetMs: number, what: string): FormProblem => ({
   kind: 'limited',
-  message: `Too many ${what}. Please try again in ${minutes(resetMs)} minute${minutes(resetMs) === 1 ? '' : 's'}.`,
+  message: `Too many ${what}. Please try again in ${waitText(resetMs)}.`,
 });
 
 function emailProblem(email: string): string | null {
@@ -115,11 +148,14 @@ export async function signUp(
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';
 
 /**
- * Checks an email and password. Attempts are counted per IP and per email before the password
- * is looked at: the store has one atomic "count and check" step, and counting first is what
- * stops a burst of parallel guesses from all passing a check made before any failure is
- * recorded. So a correct password is refused too once the window is full, until it slides on;
- * a successful sign-in uses a slot like a failed one. Refused attempts are not counted.
+ * Checks an email and password. Attempts are counted before the password is looked at: the
+ * store has one atomic "count and check" step, and counting first is what stops a burst of
+ * parallel guesses from all passing a check made before any failure is recorded. So a
+ * successful sign-in uses a slot like a failed one.
+ *
+ * Refusals are per client IP (all emails) and per email and IP together: they stop the
+ * address that guesses, never the owner elsewhere. Across all addresses an email is only
+ * slowed, once its attempts pass a ceiling far above what its owner makes.
  */
 export async function logIn(
   db: Queryable,
@@ -130,8 +166,15 @@ export async function logIn(
   const email = form.email.trim().toLowerCase().slice(0, EMAIL_MAX_LENGTH);
   const byIp = await store.hit(`login:ip:${form.ip}`, limits.loginsPerIp, limits.loginWindowMs);
   if (!byIp.allowed) return fail(limited(byIp.resetMs, 'sign-in attempts'));
-  const byEmail = await store.hit(`login:email:${email}`, limits.loginsPerEmail, limits.loginWindowMs);
-  if (!byEmail.allowed) return fail(limited(byEmail.resetMs, 'sign-in attempts for this account'));
+  // Shortest window first: an attempt it refuses is not logged in the longer ones.
+  for (const step of limits.loginsPerEmailAndIp) {
+    // JSON keeps the key unambiguous: both an email and an IPv6 address may hold colons.
+    const key = `login:email-ip:${step.windowMs}:${JSON.stringify([form.ip, email])}`;
+    const byPair = await store.hit(key, step.limit, step.windowMs);
+    if (!byPair.allowed) return fail(limited(byPair.resetMs, 'sign-in attempts'));
+  }
+  const byEmail = await store.hit(`login:email:${email}`, limits.loginsPerEmailBeforeSlowdown, limits.loginWindowMs);
+  if (!byEmail.allowed) await delay(limits.loginSlowdownMs);
   const account = email === '' ? undefined : await findLoginAccount(db, email);
   // Unknown emails and password-less (CLI) accounts are verified against a decoy: same time, same answer.
   const matches = await verifyPassword(form.password, account?.password_hash ?? null);

@@ -5,12 +5,23 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from '../../src/infra/redis-rate-limit-store.js';
-import { describeEach, makeKey, type Backend, type TestContext } from '../helpers.js';
-import { csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
+import { accountRoutes } from '../../src/routes/account/index.js';
+import { migrate } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/port.js';
+import { CreditMeter } from '../../src/services/credits.js';
+import { KeyVerifier } from '../../src/services/key-verifier.js';
+import { UsageRecorder } from '../../src/services/usage.js';
+import type { WebLimits } from '../../src/services/web-accounts.js';
+import { describeEach, makeKey, testConfig, type Backend, type TestContext } from '../helpers.js';
+import { alertText, csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 
 const REDIS_URL = process.env.REDIS_URL;
+
+/** A client address of its own: the limits keep state across runs on Redis. */
+const freshIp = () => `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -41,6 +52,37 @@ async function limitStore(backend: Backend): Promise<RateLimitStore> {
   // No offline queue: commands sent before the connection is up would fail.
   await once(client, 'ready');
   return new RedisRateLimitStore(client, `test:${randomBytes(6).toString('hex')}:`);
+}
+
+/** The account pages alone, with sign-in limits of the test's choosing. */
+async function startLimitedApp(
+  backend: Backend,
+  limits: Partial<WebLimits>,
+): Promise<{ app: FastifyInstance; db: Database; close(): Promise<void> }> {
+  const db = await backend.open();
+  await migrate(db);
+  const config = testConfig();
+  const limitsStore = await limitStore(backend);
+  const services = {
+    config,
+    db,
+    keys: new KeyVerifier(db, 1000),
+    credits: new CreditMeter(db, config.credits),
+    usage: new UsageRecorder(db, { error: () => undefined }),
+    rateLimitStore: limitsStore,
+  };
+  const app = Fastify();
+  await app.register((scope) => accountRoutes(scope, services, { sessionSecret: 'x'.repeat(32), limits }));
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await limitsStore.close();
+      await db.close();
+    },
+  };
 }
 
 describeEach('account security', (backend) => {
@@ -129,6 +171,38 @@ describeEach('account security', (backend) => {
     });
   });
 
+  describe('sign-in throttling slows attackers without locking the owner out', () => {
+    it('an attacker at one address is refused after a few guesses; the owner elsewhere signs in', async () => {
+      const email = uniqueEmail('target');
+      await new WebClient(ctx.app).signUp(email);
+      const attackerIp = freshIp();
+      const answers: number[] = [];
+      for (let i = 0; i < 6; i++)
+        answers.push((await new WebClient(ctx.app, attackerIp).logIn(email, `guess number ${i}`)).statusCode);
+      assert.deepEqual(answers, [401, 401, 401, 401, 401, 429]);
+      // Even the right password is refused at that address for now...
+      const refused = await new WebClient(ctx.app, attackerIp).logIn(email, PASSWORD);
+      assert.equal(refused.statusCode, 429);
+      assert.match(alertText(refused.body) ?? '', /^Too many sign-in attempts\. Please try again in 1 minute\.$/);
+      // ...but the owner, at their own address, signs in.
+      assert.equal((await new WebClient(ctx.app, freshIp()).logIn(email, PASSWORD)).statusCode, 303);
+      // And the attacker's address may still sign in to other accounts.
+      const other = uniqueEmail('bystander');
+      await new WebClient(ctx.app).signUp(other);
+      assert.equal((await new WebClient(ctx.app, attackerIp).logIn(other, PASSWORD)).statusCode, 303);
+    });
+
+    it('guesses spread over many addresses do not lock the owner out', async () => {
+      const email = uniqueEmail('spread');
+      await new WebClient(ctx.app).signUp(email);
+      for (let i = 0; i < 12; i++) {
+        const res = await new WebClient(ctx.app, freshIp()).logIn(email, `distributed guess ${i}`);
+        assert.equal(res.statusCode, 401, `guess ${i + 1}`);
+      }
+      assert.equal((await new WebClient(ctx.app, freshIp()).logIn(email, PASSWORD)).statusCode, 303);
+    });
+  });
+
   describe('weak passwords are refused with advice', () => {
     const weak: { name: string; password: string; advice: RegExp }[] = [
       { name: 'twelve spaces', password: ' '.repeat(12), advice: /Repeated characters/ },
@@ -189,5 +263,71 @@ describeEach('account security', (backend) => {
       }
       assert.match((await new WebClient(ctx.app).get('/login?reason=signed-out')).body, /You have signed out\./);
     });
+  });
+});
+
+describeEach('sign-in throttling with small limits', (backend) => {
+  it('past the per-email ceiling attempts are slowed, never refused: the owner still signs in', async () => {
+    const slowdownMs = 1500;
+    const { app, close } = await startLimitedApp(backend, { loginsPerEmailBeforeSlowdown: 3, loginSlowdownMs: slowdownMs });
+    try {
+      const email = uniqueEmail('ceiling');
+      await new WebClient(app).signUp(email);
+      for (let i = 0; i < 3; i++) assert.equal((await new WebClient(app, freshIp()).logIn(email, `guess ${i}`)).statusCode, 401);
+      const slowGuess = await timed(() => new WebClient(app, freshIp()).logIn(email, 'one guess too many'));
+      assert.equal(slowGuess.result.statusCode, 401);
+      assert.ok(slowGuess.ms >= slowdownMs - 50, `answered after ${slowGuess.ms.toFixed(0)} ms`);
+      const owner = await timed(() => new WebClient(app, freshIp()).logIn(email, PASSWORD));
+      assert.equal(owner.result.statusCode, 303);
+      assert.ok(owner.ms >= slowdownMs - 50, `answered after ${owner.ms.toFixed(0)} ms`);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the wait at one address grows: a short one first, then a long one', async () => {
+    const shortMs = 2000;
+    const { app, close } = await startLimitedApp(backend, {
+      loginsPerEmailAndIp: [
+        { limit: 2, windowMs: shortMs },
+        { limit: 4, windowMs: 60 * 60 * 1000 },
+      ],
+    });
+    try {
+      const email = uniqueEmail('growing');
+      await new WebClient(app).signUp(email);
+      const ip = freshIp();
+      /** Attempts sent together (forms fetched first), so they all fall in the short window. */
+      const burst = async (passwords: string[]) => {
+        const forms = await Promise.all(
+          passwords.map(async (password) => {
+            const web = new WebClient(app, ip);
+            return { web, password, csrf: csrfOf((await web.get('/login')).body) };
+          }),
+        );
+        const answers = await Promise.all(
+          forms.map(({ web, password, csrf }) => web.post('/login', { _csrf: csrf, email, password })),
+        );
+        return answers.map((res) => `${res.statusCode} ${alertText(res.body) ?? ''}`.trim()).sort();
+      };
+      const shortWindowPassed = () => new Promise((resolve) => setTimeout(resolve, shortMs + 100));
+
+      assert.deepEqual(await burst(['guess 1', 'guess 2', 'guess 3']), [
+        '401 Incorrect email or password.',
+        '401 Incorrect email or password.',
+        '429 Too many sign-in attempts. Please try again in 1 minute.',
+      ]);
+      // Past the short window the long one fills up (the refused guess was not counted in it)...
+      await shortWindowPassed();
+      assert.deepEqual(await burst(['guess 4', 'guess 5']), [
+        '401 Incorrect email or password.',
+        '401 Incorrect email or password.',
+      ]);
+      // ...and then the wait is the long one, even for the right password.
+      await shortWindowPassed();
+      assert.deepEqual(await burst([PASSWORD]), ['429 Too many sign-in attempts. Please try again in 1 hour.']);
+    } finally {
+      await close();
+    }
   });
 });

@@ -60,7 +60,7 @@ export async function accountRoutes(
   if (options.sessionSecret.length < MIN_SECRET_LENGTH) {
     throw new Error(`the account pages' session secret must be at least ${MIN_SECRET_LENGTH} characters`);
   }
-  // Loaded now, so the first sign-up does not stall the event loop while serving.
+  // Loaded now (buildApp has usually done it already), so no sign-up waits for the dictionaries.
   await loadPasswordEstimator();
   const deps: WebDeps = {
     services,
