@@ -179,6 +179,14 @@ describeEach('API docs on the demo data', (backend) => {
     assert.match(policy, new RegExp(`connect-src 'self' ${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(;| )`));
     // Served over plain HTTP, the page must not ask the browser to upgrade its requests to HTTPS.
     assert.doesNotMatch(policy, /upgrade-insecure-requests/);
+    const behindTls = await buildApp({ config: testConfig({ PUBLIC_URL: 'https://api.example.com' }), db: ctx.db });
+    try {
+      const tlsPolicy = String((await behindTls.inject({ url: '/docs' })).headers['content-security-policy']);
+      assert.match(tlsPolicy, /connect-src 'self' https:\/\/api\.example\.com;/);
+      assert.match(tlsPolicy, /upgrade-insecure-requests/);
+    } finally {
+      await behindTls.close();
+    }
   });
 
   it(

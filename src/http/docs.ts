@@ -36,11 +36,12 @@ export function withDateExamples<T extends { paths?: object }>(document: T, toda
  * calls PUBLIC_URL, which may be another origin than the one the page was opened on.
  */
 export function docsContentPolicy(publicUrl: string): string {
-  const api = new URL(publicUrl);
+  // A PUBLIC_URL derived from an IPv6 HOST (http://::1:3000) is not a URL: then the page's own origin only.
+  const api = URL.canParse(publicUrl) ? new URL(publicUrl) : undefined;
   return [
     "default-src 'self'",
     "base-uri 'self'",
-    `connect-src 'self' ${api.origin}`,
+    api ? `connect-src 'self' ${api.origin}` : "connect-src 'self'",
     "font-src 'self' data:",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -49,7 +50,7 @@ export function docsContentPolicy(publicUrl: string): string {
     "script-src 'self'",
     "script-src-attr 'none'",
     "style-src 'self'",
-    ...(api.protocol === 'https:' ? ['upgrade-insecure-requests'] : []),
+    ...(api?.protocol === 'https:' ? ['upgrade-insecure-requests'] : []),
   ].join('; ');
 }
 
