@@ -107,8 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
-    // On close, idle keep-alive sockets are not cut at once (a client may be sending on one):
-    // the server answers each with 503 + Connection: close, and the shutdown closes stragglers.
+    // The framework never cuts connections on close: the server's shutdown drains them first
+    // (closeListenerAndDrain), answering every request that arrives on one.
     forceCloseConnections: false,
     // A request id on every log line and in X-Request-Id.
     genReqId: requestId,

@@ -35,7 +35,7 @@ export interface Config {
   adminToken: string | undefined;
   /** Folder watched for files to ingest while serving. */
   inboxDir: string | undefined;
-  /** Bearer token protecting /metrics; open when unset. */
+  /** Bearer token protecting /metrics; may be unset (open) only when listening on a loopback address. */
   metricsToken: string | undefined;
   loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number };
   /** Open connections a process accepts at most. */
@@ -106,6 +106,12 @@ function urlVar(env: Env, name: string, protocols: string[], problems: string[])
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(bare);
+}
+
 /** Parses the environment once; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -169,6 +175,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.adminToken !== undefined && config.adminToken.length < 24)
     problems.push('ADMIN_TOKEN must be at least 24 characters');
+  // /metrics shows versions, routes and pool state: open only to this machine.
+  if (config.metricsToken === undefined && !isLoopbackHost(host)) {
+    problems.push(
+      `METRICS_TOKEN is required when HOST=${host} is not a loopback address (it protects /metrics); set one, or listen on 127.0.0.1`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

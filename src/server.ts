@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { openOperatorChannel, type OperatorChannel } from './cli/channel.js';
+import { closeListenerAndDrain } from './http/drain.js';
 import type { Lifecycle } from './http/operations.js';
 import { startInbox } from './services/inbox.js';
 import type { Config } from './config.js';
@@ -56,6 +57,8 @@ function embeddedSessionSecret(config: Config): string {
 
 /** Forced exit if a graceful shutdown has not finished by then. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
+/** How long a connection may stay idle once the listener is closed (see closeListenerAndDrain). */
+const IDLE_GRACE_MS = 1000;
 
 /**
  * Opens the store, migrates, seeds demo data when empty, then serves: in this process, or in
@@ -156,9 +159,10 @@ function printBanner(
 }
 
 /**
- * Builds the app on an open database and listens. On SIGTERM/SIGINT: readiness turns 503, and
- * after SHUTDOWN_DELAY_MS (time for load balancers to notice) the listener closes, in-flight
- * requests finish, pools close and the process exits 0 (or 1 past the deadline).
+ * Builds the app on an open database and listens. On SIGTERM/SIGINT: readiness turns 503 and
+ * answers carry Connection: close; after SHUTDOWN_DELAY_MS (time for load balancers to notice)
+ * the listener closes, requests on open connections are still answered, then pools close and
+ * the process exits 0 (or 1 past the deadline).
  */
 async function listenAndServe(config: Config, db: Database): Promise<void> {
   const lifecycle: Lifecycle = { draining: false };
@@ -202,10 +206,9 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
     const channelClosed = channel?.close();
     try {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
-      const closed = app.close();
-      // Sockets still idle after a grace period belong to clients that went quiet; close them.
-      setTimeout(() => app.server.closeIdleConnections(), 2000).unref();
-      await closed;
+      // Every connection open by then is answered, never reset; only then does the app close.
+      await closeListenerAndDrain(app.server, { idleGraceMs: IDLE_GRACE_MS });
+      await app.close();
       await channelClosed;
       await inbox?.stop();
       await db.close();

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/port.js';
 import type { Lifecycle } from '../../src/http/operations.js';
 import { describeEach, makeKey, testConfig } from '../helpers.js';
+
+const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;
 
 describeEach('health, readiness, metrics, request ids and logs', (backend) => {
   let db: Database;
@@ -95,5 +101,52 @@ describeEach('health, readiness, metrics, request ids and logs', (backend) => {
     const v2 = await app.inject(`/api/v2/signals/investors?search=${long}`);
     assert.equal(v2.statusCode, 414);
     assert.equal(v2.json().success, false);
+  });
+});
+
+describe('/metrics exposure', () => {
+  it('a server on any address but loopback refuses to start without METRICS_TOKEN, before touching the store', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dealsignal-metrics-'));
+    try {
+      for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
+        const env: NodeJS.ProcessEnv = { ...process.env, HOST: host, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+        delete env.METRICS_TOKEN;
+        delete env.DATABASE_URL;
+        const result = spawnSync(process.execPath, [BIN, 'serve'], { env, encoding: 'utf8', timeout: 30_000 });
+        assert.equal(result.status, 1, `HOST=${host}: ${result.stdout}${result.stderr}`);
+        assert.match(result.stderr, /METRICS_TOKEN is required/);
+        assert.match(result.stderr, new RegExp(`HOST=${host.replace(/\./g, '\\.')}`));
+        assert.deepEqual(readdirSync(dataDir), [], 'no store was created');
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('loopback addresses may leave /metrics open; any address is fine with a token', () => {
+    for (const host of ['127.0.0.1', '127.0.0.53', 'localhost', '::1']) {
+      assert.equal(testConfig({ HOST: host }).metricsToken, undefined, host);
+    }
+    assert.equal(testConfig({ HOST: '0.0.0.0', METRICS_TOKEN: 'metrics-secret' }).metricsToken, 'metrics-secret');
+  });
+
+  describeEach('/metrics on a loopback server without a token', (backend) => {
+    let db: Database;
+    let app: FastifyInstance;
+    before(async () => {
+      db = await backend.open();
+      await migrate(db);
+      app = await buildApp({ config: testConfig({ HOST: '127.0.0.1' }), db });
+    });
+    after(async () => {
+      await app.close();
+      await db.close();
+    });
+
+    it('is served without a token', async () => {
+      const res = await app.inject('/metrics');
+      assert.equal(res.statusCode, 200);
+      assert.match(res.body, /dealsignal_http_requests_total/);
+    });
   });
 });
