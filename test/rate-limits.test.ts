@@ -249,8 +249,10 @@ for (const backend of backends()) {
 
     before(async () => {
       const prefix = uniquePrefix();
-      redisA = redisStore(REDIS_URL!, prefix);
-      redisB = redisStore(REDIS_URL!, prefix);
+      // These tests are about sharing one window, not about slow Redis: a generous timeout keeps a
+      // busy machine (200 requests at once) from sending decisions to the in-memory fallback.
+      redisA = redisStore(REDIS_URL!, prefix, 5000);
+      redisB = redisStore(REDIS_URL!, prefix, 5000);
       ctx = await startApp(backend, LIMITED, { rateLimitStore: redisA.store });
       other = await buildApp({ config: testConfig(LIMITED), db: ctx.db, rateLimitStore: redisB.store });
     });
