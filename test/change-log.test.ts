@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { importCommand } from '../src/cli/ingest.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../src/db/change-follower.js';
 import { migrate } from '../src/db/migrate.js';
 import type { Database, Queryable } from '../src/db/port.js';
+import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import {
   CHANGE_DATASETS,
@@ -541,4 +543,61 @@ describeOnPostgres('change log on PostgreSQL, several connections and instances'
       await assertReplayMatches(db, state);
     },
   );
+});
+
+const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;
+
+it('the server prunes the change log past CHANGE_LOG_RETENTION_DAYS as soon as it listens', { timeout: 120_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dealsignal-change-log-server-'));
+  try {
+    // A store with two writes: one ten days old, one recent.
+    let store = await openPglite(join(dataDir, 'pglite'));
+    await migrate(store);
+    await store.query(INSERTS.funding, ['old', 2]);
+    const [old] = await store.query<{ seq: number }>('SELECT max(seq) AS seq FROM change_transactions');
+    await store.query(`UPDATE change_transactions SET committed_at = committed_at - interval '10 days'`);
+    await store.query(INSERTS.funding, ['recent', 1]);
+    const logged = await follow(store, LOG_START);
+    await store.close();
+
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DELAY_MS: '0',
+      CHANGE_LOG_RETENTION_DAYS: '7',
+    };
+    delete env.DATABASE_URL;
+    const server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    let out = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.stdout.on('data', (chunk) => {
+          out += chunk;
+          if (/Server listening at/.test(out)) resolve();
+        });
+        void exited.then((code) => reject(new Error(`server exited early (${code}): ${out}`)));
+      });
+    } finally {
+      // The first run starts as the server listens; a shutdown waits for it.
+      server.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0, out);
+    assert.match(out, /change log: removed 2 entries older than 7 days/);
+
+    store = await openPglite(join(dataDir, 'pglite'));
+    try {
+      const oldEntries = logged.filter((c) => c.position.seq === old!.seq);
+      assert.equal(oldEntries.length, 2);
+      assert.deepEqual(await changeLogBounds(store), { pruned: oldEntries.at(-1)!.position, head: logged.at(-1)!.position });
+      assert.deepEqual(await follow(store, oldEntries.at(-1)!.position), logged.slice(2));
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
