@@ -35,6 +35,8 @@ export interface Config {
   adminToken: string | undefined;
   /** Folder watched for files to ingest while serving. */
   inboxDir: string | undefined;
+  /** Days the change log keeps an entry; a reader further behind must reload. */
+  changeLogRetentionDays: number;
   /** Bearer token protecting /metrics; may be unset (open) only when listening on a loopback address. */
   metricsToken: string | undefined;
   loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number };
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionSecret: env.SESSION_SECRET?.trim() || undefined,
     adminToken: env.ADMIN_TOKEN?.trim() || undefined,
     inboxDir: env.INBOX_DIR?.trim() || undefined,
+    changeLogRetentionDays: intVar(env, 'CHANGE_LOG_RETENTION_DAYS', 7, 1, 3650, problems),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     loadShedding: {
       maxEventLoopDelayMs: intVar(env, 'LOAD_SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000, problems),

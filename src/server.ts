@@ -9,6 +9,7 @@ import { openOperatorChannel, type OperatorChannel } from './cli/channel.js';
 import { closeListenerAndDrain } from './http/drain.js';
 import type { Lifecycle } from './http/operations.js';
 import { startInbox } from './services/inbox.js';
+import { startChangeLogPruning } from './services/change-log-retention.js';
 import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
@@ -193,6 +194,14 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
         error: (m) => app.log.error(m),
       })
     : undefined;
+  // One pruner per process group is enough (several would only repeat each other's work).
+  const pruning =
+    !cluster.isWorker || cluster.worker?.id === 1
+      ? startChangeLogPruning(db, config.changeLogRetentionDays, {
+          info: (m) => app.log.info(m),
+          error: (m) => app.log.error(m),
+        })
+      : undefined;
 
   const shutdown = async (signal: string) => {
     if (lifecycle.draining) return;
@@ -211,6 +220,7 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
       await app.close();
       await channelClosed;
       await inbox?.stop();
+      await pruning?.stop();
       await db.close();
       process.exit(0);
     } catch (err) {
