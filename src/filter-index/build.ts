@@ -3,24 +3,25 @@
 // and turned into the main part's structures. A rebuild stages the previous main part's records in
 // force merged with the changes since, already in order, so its sorts find one run and cost one pass.
 // Every loop runs in slices (see Slicer) so a build never holds the event loop for long.
-import { setBit, wordCount } from './bits.js';
+import { popcount, setBit, wordCount } from './bits.js';
 import { MainPart, type Codes, type EnumIndex, type MultiIndex, type NumberIndex, type WordsIndex } from './main-part.js';
 import { comesBefore, type PreparedRecord, type Schema } from './records.js';
 import { Float64Column, identity, Int32Column, Slicer, sortIndices } from './work.js';
 
-/** Cumulative bitsets per number column: thresholds at the minimum and at quantiles (see NumberIndex). */
-const NUMBER_BUCKETS = 16;
-/** Values sampled to place the quantile thresholds (they need not be exact, only the minimum does). */
-const NUMBER_SAMPLE = 4096;
+/** Buckets per number column (codes 1…255 in 8 bit planes; code 0 is null). See NumberIndex. */
+const NUMBER_BUCKETS = 255;
+/** Values sampled to place the bucket thresholds (they need not be exact quantiles; the first is the exact minimum). */
+const NUMBER_SAMPLE = 16_384;
 /** Rows (or pairs) processed between two looks at the clock. */
 const CHUNK = 4096;
 
 class StagingEnum {
   readonly values: (string | null)[];
   readonly lookup: Map<string, number>;
-  readonly codes = new Int32Column();
+  readonly codes: Int32Column;
 
-  constructor(base?: EnumIndex) {
+  constructor(rows: number, base?: EnumIndex) {
+    this.codes = new Int32Column(rows);
     this.values = base === undefined ? [null] : [...base.values];
     this.lookup = new Map(base?.lookup);
   }
@@ -98,20 +99,25 @@ class StagingWords {
 }
 
 export class Staging {
-  readonly ids = new Float64Column();
-  readonly sortAt = new Float64Column();
+  readonly ids: Float64Column;
+  readonly sortAt: Float64Column;
   readonly enums: StagingEnum[];
   readonly multis: StagingMulti[];
   readonly numbers: Float64Column[];
   readonly keys: StagingKeys[];
   readonly words: StagingWords[];
 
-  /** With `base`, value codes start as the base's, so its records are copied code for code. */
-  constructor(schema: Schema, base?: MainPart) {
+  /**
+   * With `base`, value codes start as the base's, so its records are copied code for code.
+   * `rows`: the number of records expected, when known.
+   */
+  constructor(schema: Schema, base?: MainPart, rows?: number) {
     const slots = (count: number) => Array.from({ length: count }, (_, slot) => slot);
-    this.enums = slots(schema.counts.enum).map((slot) => new StagingEnum(base?.enums[slot]));
+    this.ids = new Float64Column(rows);
+    this.sortAt = new Float64Column(rows);
+    this.enums = slots(schema.counts.enum).map((slot) => new StagingEnum(rows ?? 64, base?.enums[slot]));
     this.multis = slots(schema.counts.multi).map((slot) => new StagingMulti(base?.multis[slot]));
-    this.numbers = slots(schema.counts.number).map(() => new Float64Column());
+    this.numbers = slots(schema.counts.number).map(() => new Float64Column(rows));
     this.keys = slots(schema.counts.key).map(() => new StagingKeys());
     this.words = slots(schema.counts.words).map((slot) => new StagingWords(base?.words[slot]));
   }
@@ -161,7 +167,7 @@ export async function stageRebuild(
   changes: readonly PreparedRecord[],
   slicer: Slicer,
 ): Promise<{ staging: Staging; idOrder: Int32Array }> {
-  const staging = new Staging(schema, base);
+  const staging = new Staging(schema, base, base.size - removedCount(removed) + changes.length);
   const newRow = new Int32Array(base.size).fill(-1);
   const changeRows = new Int32Array(changes.length);
   let position = 0;
@@ -233,13 +239,19 @@ export async function stageRebuild(
   return { staging, idOrder: idOrder.view() };
 }
 
+function removedCount(removed: Uint32Array): number {
+  let count = 0;
+  for (let w = 0; w < removed.length; w++) count += popcount(removed[w]!);
+  return count;
+}
+
 /** Turns a staging area into a main part: rows sorted newest first, then each column's structures. */
 export async function finalize(schema: Schema, staging: Staging, slicer: Slicer, idOrder?: Int32Array): Promise<MainPart> {
   const n = staging.rows;
   const rowIds = staging.ids.view();
   const rowSortAt = staging.sortAt.view();
   const order = await sortIndices(
-    identity(n),
+    await identity(n, slicer),
     (a, b) => rowSortAt[b]! - rowSortAt[a]! || rowIds[b]! - rowIds[a]! || a - b,
     slicer,
   );
@@ -256,7 +268,7 @@ export async function finalize(schema: Schema, staging: Staging, slicer: Slicer,
     }
   });
   // Among records loaded twice under one id, the one loaded last is in force; the others are removed.
-  const positionsInIdOrder = idOrder ?? identity(n);
+  const positionsInIdOrder = idOrder ?? (await identity(n, slicer));
   if (idOrder !== undefined) {
     await chunked(n, slicer, (from, to) => {
       for (let i = from; i < to; i++) positionsInIdOrder[i] = rank[positionsInIdOrder[i]!]!;
@@ -289,7 +301,7 @@ export async function finalize(schema: Schema, staging: Staging, slicer: Slicer,
       for (let k = from; k < to; k++) rowPositions[k] = rank[rows[k]!]!;
     });
     const compare = (a: number, b: number) => rowHashes[a]! - rowHashes[b]! || rowPositions[a]! - rowPositions[b]!;
-    const sorted = await sortIndices(identity(rows.length), compare, slicer);
+    const sorted = await sortIndices(await identity(rows.length, slicer), compare, slicer);
     const hashes = new Float64Array(rows.length);
     const positions = new Int32Array(rows.length);
     await chunked(rows.length, slicer, (from, to) => {
@@ -389,7 +401,7 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
       }
     }
   });
-  if (present === 0) return { values, thresholds: new Float64Array(0), atLeast: [] };
+  if (present === 0) return { values, thresholds: new Float64Array(0), planes: [] };
   const step = Math.max(1, Math.floor(n / NUMBER_SAMPLE));
   const sampled: number[] = [];
   for (let p = 0; p < n; p += step) if (values[p] === values[p]) sampled.push(values[p]!);
@@ -399,8 +411,9 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
     const value = sample[Math.floor((k * sample.length) / NUMBER_BUCKETS)];
     if (value !== undefined && value > thresholds[thresholds.length - 1]!) thresholds.push(value);
   }
-  // Each record's bit goes into its own bucket first; the buckets are then summed from the top.
-  const atLeast = thresholds.map(() => new Uint32Array(wordCount(n)));
+  // A record's code is 1 + the index of the last threshold at or below its value; bit i of the code
+  // goes into plane i.
+  const planes = Array.from({ length: 32 - Math.clz32(thresholds.length) }, () => new Uint32Array(wordCount(n)));
   await chunked(n, slicer, (from, to) => {
     for (let p = from; p < to; p++) {
       const value = values[p]!;
@@ -412,17 +425,11 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
         if (thresholds[mid]! <= value) lo = mid;
         else hi = mid - 1;
       }
-      atLeast[lo]![p >>> 5]! |= 1 << (p & 31);
+      const bit = 1 << (p & 31);
+      for (let code = lo + 1, plane = 0; code !== 0; code >>>= 1, plane++) if ((code & 1) !== 0) planes[plane]![p >>> 5]! |= bit;
     }
   });
-  for (let j = thresholds.length - 2; j >= 0; j--) {
-    const bits = atLeast[j]!;
-    const above = atLeast[j + 1]!;
-    await chunked(bits.length, slicer, (from, to) => {
-      for (let w = from; w < to; w++) bits[w]! |= above[w]!;
-    });
-  }
-  return { values, thresholds: Float64Array.from(thresholds), atLeast };
+  return { values, thresholds: Float64Array.from(thresholds), planes };
 }
 
 async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Slicer): Promise<WordsIndex> {

@@ -39,11 +39,12 @@ export class FilterIndex {
   /** Ids upserted or removed while a build or rebuild runs (null when none runs). */
   private changedDuring: Set<number> | null = null;
   private running: Promise<void> | null = null;
-  private readonly deltaHits: PreparedRecord[] = [];
+  /** Delta records matching the current query, at its start (see matchDelta); reused by every query. */
+  private readonly hits: PreparedRecord[] = [];
 
   constructor(columns: readonly ColumnSpec[], options: FilterIndexOptions = {}) {
     this.schema = resolveSchema(columns);
-    this.rebuildAfter = options.rebuildAfter ?? 10_000;
+    this.rebuildAfter = options.rebuildAfter ?? 2_000;
     this.autoRebuild = options.autoRebuild ?? true;
     this.onRebuildError = options.onRebuildError;
     this.sliceMs = options.sliceMs ?? 4;
@@ -121,8 +122,9 @@ export class FilterIndex {
     const prepared = prepareFilter(this.schema, filter);
     const { main } = this;
     const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
-    const hits = this.matchDelta(prepared);
-    const total = mainTotal + hits.length;
+    const hitCount = this.matchDelta(prepared);
+    const { hits } = this;
+    const total = mainTotal + hitCount;
     const ids: number[] = [];
     if (limit === 0 || offset >= total) return { total, ids };
     // Where the main part's matches and the delta's interleave: delta hit d is preceded by the main
@@ -130,7 +132,7 @@ export class FilterIndex {
     // come before the offset by binary search, then merge from there.
     const mainBefore = (hit: PreparedRecord) => main.countBefore(hit.sortAt, hit.id);
     let lo = 0;
-    let hi = hits.length;
+    let hi = hitCount;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (main.rank(mainBefore(hits[mid]!)) + mid < offset) lo = mid + 1;
@@ -139,8 +141,8 @@ export class FilterIndex {
     let hit = lo;
     let match = offset - hit;
     let position = match < mainTotal ? main.select(match) : -1;
-    let hitAfter = hit < hits.length ? mainBefore(hits[hit]!) : Infinity;
-    while (ids.length < limit && (match < mainTotal || hit < hits.length)) {
+    let hitAfter = hit < hitCount ? mainBefore(hits[hit]!) : Infinity;
+    while (ids.length < limit && (match < mainTotal || hit < hitCount)) {
       if (match < mainTotal && position < hitAfter) {
         ids.push(main.ids[position]!);
         if (match + 1 < mainTotal) position = main.next(match, position);
@@ -148,7 +150,7 @@ export class FilterIndex {
       } else {
         ids.push(hits[hit]!.id);
         hit++;
-        hitAfter = hit < hits.length ? mainBefore(hits[hit]!) : Infinity;
+        hitAfter = hit < hitCount ? mainBefore(hits[hit]!) : Infinity;
       }
     }
     return { total, ids };
@@ -211,6 +213,7 @@ export class FilterIndex {
     this.changedDuring = null;
     this.main = main;
     this.delta = this.delta.filter((record) => changed.has(record.id));
+    this.hits.length = 0;
     this.deltaById.clear();
     for (const record of this.delta) this.deltaById.set(record.id, record);
     for (const id of changed) {
@@ -250,10 +253,10 @@ export class FilterIndex {
     return lo;
   }
 
-  /** The delta records matching the filter, in order (a buffer reused by every query). */
-  private matchDelta(filter: PreparedFilter): readonly PreparedRecord[] {
-    const { delta, deltaHits } = this;
-    deltaHits.length = 0;
+  /** Puts the delta records matching the filter, in order, at the start of `hits`; returns how many. */
+  private matchDelta(filter: PreparedFilter): number {
+    const { delta, hits } = this;
+    let count = 0;
     let lo = 0;
     let hi = delta.length;
     while (lo < hi) {
@@ -264,8 +267,8 @@ export class FilterIndex {
     for (let i = lo; i < delta.length; i++) {
       const record = delta[i]!;
       if (record.sortAt < filter.sortFrom) break;
-      if (recordMatches(record, filter.conditions)) deltaHits.push(record);
+      if (recordMatches(record, filter.conditions)) hits[count++] = record;
     }
-    return deltaHits;
+    return count;
   }
 }

@@ -23,15 +23,17 @@ export interface MultiIndex {
 }
 
 /**
- * Values (NaN for null) and, for a `min`, cumulative bitsets: `atLeast[j]` holds the records whose
- * value is >= thresholds[j]. thresholds[0] is the smallest value and the others are quantiles, so a
- * `min` takes the first threshold at or above it wholesale and checks values only in the one bucket
- * below it (about 1/16 of the records, and only those that pass the other conditions).
+ * Values (NaN for null) and a bit-sliced bucket code per record: thresholds[0] is the smallest value
+ * and the others are quantiles (up to 255 buckets); a record's code is 1 + the index of the last
+ * threshold at or below its value (0 for null), bit i of it in planes[i]. A `min` compares the codes
+ * with the bucket of `min` in one word-parallel pass over the planes: records in higher buckets
+ * match, and only those in that bucket (about 1/255 of the records, fewer after the other
+ * conditions) have their value read.
  */
 export interface NumberIndex {
   readonly values: Float64Array;
   readonly thresholds: Float64Array;
-  readonly atLeast: readonly Uint32Array[];
+  readonly planes: readonly Uint32Array[];
 }
 
 /** (hash, position) pairs sorted by hash, then position: a lookup is a binary search. */
@@ -147,7 +149,7 @@ export class MainPart {
         bitsets: [EMPTY_BITS],
       })),
       multis: repeat(schema.counts.multi, () => ({ values: [], lookup: new Map(), bitsets: [] })),
-      numbers: repeat(schema.counts.number, () => ({ values: none, thresholds: none, atLeast: [] })),
+      numbers: repeat(schema.counts.number, () => ({ values: none, thresholds: none, planes: [] })),
       keys: repeat(schema.counts.key, () => ({ hashes: none, positions })),
       words: repeat(schema.counts.words, () => ({ words: [], offsets: new Int32Array(1), postings: positions })),
     });
@@ -449,7 +451,7 @@ export class MainPart {
         }
         case 'number': {
           const index = this.numbers[slot]!;
-          out[column.name] = bytes([index.values, index.thresholds, ...index.atLeast]);
+          out[column.name] = bytes([index.values, index.thresholds, ...index.planes]);
           break;
         }
         case 'key': {
@@ -486,21 +488,30 @@ function andSets(acc: Uint32Array, sets: readonly Uint32Array[], firstWord: numb
   return any;
 }
 
-/** acc &= (value >= min) over [firstWord, lastWord]; only the bucket under the threshold is read value by value. */
+/** acc &= (value >= min) over [firstWord, lastWord]; only the bucket of `min` is read value by value. */
 function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord: number, lastWord: number): number {
-  const { thresholds, atLeast, values } = index;
-  const j = lowerBound(thresholds, min);
-  const sure = j < thresholds.length ? atLeast[j]! : null;
-  const edge = j > 0 ? atLeast[j - 1]! : null;
+  const { thresholds, planes, values } = index;
+  // Records whose code is above `edge` are >= min; those whose code equals it may be. Code 0 (null)
+  // is never checked: when the edge is 0 every non-null record matches.
+  const edge = lowerBound(thresholds, min);
   let any = 0;
   for (let w = firstWord; w <= lastWord; w++) {
     const bits = acc[w]!;
     if (bits === 0) continue;
-    const certain = sure === null ? 0 : bits & sure[w]!;
-    let kept = certain;
-    if (edge !== null) {
-      for (let check = bits & edge[w]! & ~certain; check !== 0; check &= check - 1) {
-        const bit = check & -check;
+    let above = 0;
+    let equal = bits;
+    for (let plane = planes.length - 1; plane >= 0; plane--) {
+      const set = planes[plane]![w]!;
+      if (((edge >>> plane) & 1) !== 0) equal &= set;
+      else {
+        above |= equal & set;
+        equal &= ~set;
+      }
+    }
+    let kept = above;
+    if (edge !== 0) {
+      for (; equal !== 0; equal &= equal - 1) {
+        const bit = equal & -equal;
         if (values[(w << 5) | lowestBit(bit)]! >= min) kept |= bit;
       }
     }

@@ -100,7 +100,12 @@ export function prepareRecord(schema: Schema, record: IndexRecord): PreparedReco
 
 /** A filter condition on one column, values reduced the way records are. */
 export type Condition =
-  | { readonly kind: 'enum' | 'multi'; readonly slot: number; readonly values: readonly string[] }
+  | {
+      readonly kind: 'enum' | 'multi';
+      readonly slot: number;
+      readonly values: readonly string[];
+      readonly set: ReadonlySet<string>;
+    }
   | { readonly kind: 'number'; readonly slot: number; readonly min: number }
   | { readonly kind: 'key'; readonly slot: number; readonly hash: number }
   /** One word of a words query: some word of the record's text must start with it. */
@@ -128,7 +133,7 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
         expect(column, term, 'anyOf');
         const values = (term as { anyOf: readonly string[] }).anyOf;
         if (values.length === 0) throw new RangeError(`filter on ${column.name}: anyOf is empty`);
-        conditions.push({ kind, slot, values });
+        conditions.push({ kind, slot, values, set: new Set(values) });
         break;
       }
       case 'number': {
@@ -173,13 +178,13 @@ export function recordMatches(record: PreparedRecord, conditions: readonly Condi
     switch (condition.kind) {
       case 'enum': {
         const value = record.enums[condition.slot]!;
-        if (value === null || !condition.values.includes(value)) return false;
+        if (value === null || !condition.set.has(value)) return false;
         break;
       }
       case 'multi': {
         const values = record.multis[condition.slot]!;
         let any = false;
-        for (let i = 0; i < values.length && !any; i++) any = condition.values.includes(values[i]!);
+        for (let i = 0; i < values.length && !any; i++) any = condition.set.has(values[i]!);
         if (!any) return false;
         break;
       }

@@ -48,12 +48,13 @@ export async function sortIndices(
   let bounds: number[] = [0];
   for (let start = 0; start < n;) {
     let end = start + 1;
+    // A run can be the whole input (a rebuild's is): look at the clock while following it.
     if (end < n && compare(items[end - 1]!, items[end]!) > 0) {
       // Strictly descending: reversing keeps the sort stable because no two items are equal.
-      while (end < n && compare(items[end - 1]!, items[end]!) > 0) end++;
+      for (; end < n && compare(items[end - 1]!, items[end]!) > 0; end++) if (slicer.due()) await slicer.pause();
       items.subarray(start, end).reverse();
     } else {
-      while (end < n && compare(items[end - 1]!, items[end]!) <= 0) end++;
+      for (; end < n && compare(items[end - 1]!, items[end]!) <= 0; end++) if (slicer.due()) await slicer.pause();
     }
     const stop = Math.min(n, Math.max(end, start + MIN_RUN));
     for (let i = end; i < stop; i++) {
@@ -63,7 +64,7 @@ export async function sortIndices(
       items[j + 1] = item;
     }
     bounds.push(stop);
-    if (slicer.due(stop - start)) await slicer.pause();
+    if (slicer.due(stop - end)) await slicer.pause();
     start = stop;
   }
   let source: Int32Array = items;
@@ -93,16 +94,24 @@ export async function sortIndices(
 }
 
 /** 0, 1, …, n - 1. */
-export function identity(n: number): Int32Array {
+export async function identity(n: number, slicer: Slicer): Promise<Int32Array> {
   const items = new Int32Array(n);
-  for (let i = 0; i < n; i++) items[i] = i;
+  for (let i = 0; i < n; i++) {
+    items[i] = i;
+    if (slicer.due()) await slicer.pause();
+  }
   return items;
 }
 
 /** An Int32Array that grows as values are appended. */
 export class Int32Column {
-  private data = new Int32Array(64);
+  private data: Int32Array;
   length = 0;
+
+  /** `capacity`: the length expected, when known, so the column is allocated once. */
+  constructor(capacity = 64) {
+    this.data = new Int32Array(Math.max(capacity, 16));
+  }
 
   push(value: number): void {
     if (this.length === this.data.length) this.grow();
@@ -127,8 +136,13 @@ export class Int32Column {
 
 /** A Float64Array that grows as values are appended. */
 export class Float64Column {
-  private data = new Float64Array(64);
+  private data: Float64Array;
   length = 0;
+
+  /** `capacity`: the length expected, when known, so the column is allocated once. */
+  constructor(capacity = 64) {
+    this.data = new Float64Array(Math.max(capacity, 16));
+  }
 
   push(value: number): void {
     if (this.length === this.data.length) this.grow();
