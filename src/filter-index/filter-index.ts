@@ -87,7 +87,10 @@ export class FilterIndex {
     return this.running;
   }
 
-  /** Folds the delta into a new main part in the background; resolves once it is in use. */
+  /**
+   * Folds the delta into a new main part in the background; resolves once it is in use. While a
+   * build or rebuild runs, returns that one.
+   */
   rebuild(): Promise<void> {
     this.running ??= this.run(() => this.merge());
     return this.running;

@@ -175,10 +175,6 @@ export class MainPart {
     return ids[position] === id && !hasBit(this.removed, position) ? position : -1;
   }
 
-  isRemoved(position: number): boolean {
-    return hasBit(this.removed, position);
-  }
-
   remove(position: number): void {
     setBit(this.removed, position);
     this.removedCount++;
