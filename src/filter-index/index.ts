@@ -1,0 +1,13 @@
+// The in-memory filter index: exact totals and pages for any filter of one dataset, from memory.
+export { FilterIndex } from './filter-index.js';
+export { keyHash, searchWords } from './text.js';
+export type {
+  ColumnKind,
+  ColumnSpec,
+  ColumnValue,
+  FilterIndexOptions,
+  IndexFilter,
+  IndexRecord,
+  QueryResult,
+  Term,
+} from './types.js';

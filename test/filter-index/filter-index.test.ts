@@ -1,0 +1,448 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setImmediate } from 'node:timers';
+import fc from 'fast-check';
+import {
+  FilterIndex,
+  type ColumnSpec,
+  type FilterIndexOptions,
+  type IndexFilter,
+  type IndexRecord,
+  type Term,
+} from '../../src/filter-index/index.js';
+import { ReferenceIndex } from './reference.js';
+
+const COLUMNS: readonly ColumnSpec[] = [
+  { name: 'country', kind: 'enum' },
+  { name: 'stage', kind: 'enum' },
+  { name: 'tags', kind: 'multi' },
+  { name: 'amount', kind: 'number' },
+  { name: 'score', kind: 'number' },
+  { name: 'site', kind: 'key' },
+  { name: 'text', kind: 'words' },
+  { name: 'title', kind: 'words' },
+];
+
+const COUNTRIES = ['us', 'gb', 'de', 'fr', 'jp'];
+const STAGES = ['seed', 'series a', 'series b'];
+const TAGS = ['ai', 'fintech', 'health', 'saas', 'crypto', 'Fintech'];
+const SITES = ['a.com', 'b.io', 'c.org', 'd.net', 'acme.io'];
+const WORDS = [
+  'Acme',
+  'acquisition',
+  'Zürich',
+  'ZURICH',
+  'e-commerce',
+  'café',
+  'Cafe',
+  'data',
+  'database',
+  'Ådam',
+  'ﬁnance',
+  'fin',
+  'rob',
+  'robotics',
+  '42',
+  'R2-D2',
+];
+const QUERY_WORDS = [
+  'a',
+  'ac',
+  'acq',
+  'zur',
+  'ZÜ',
+  'e-com',
+  'caf',
+  'CAFÉ',
+  'data',
+  'datab',
+  'adam',
+  'fin',
+  'finance',
+  'rob',
+  'x',
+  '4',
+  'r2 d',
+  '--',
+  'robotics',
+];
+
+/** Small value ranges, so filters hit, sortAt values repeat and ids collide with earlier records. */
+const sortAt = fc.integer({ min: 0, max: 40 }).map((t) => 1_700_000_000_000 + t * 86_400_000);
+const id = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 60 }) }, fc.constantFrom(2 ** 53 - 1, 2 ** 40 + 3));
+const amount = fc.oneof(fc.integer({ min: -3, max: 50 }), fc.constantFrom(0, 0.5, 1e9, 1e9 + 1, -1e6));
+const text = fc
+  .array(fc.constantFrom(...WORDS), { maxLength: 4 })
+  .chain((words) =>
+    fc
+      .array(fc.constantFrom(' ', '-', ', ', '/', '  '), { minLength: words.length, maxLength: words.length })
+      .map((gaps) => words.map((word, i) => word + gaps[i]).join('')),
+  );
+
+const recordArb = (ids: fc.Arbitrary<number>): fc.Arbitrary<IndexRecord> =>
+  fc.record({
+    id: ids,
+    sortAt,
+    values: fc.record(
+      {
+        country: fc.option(fc.constantFrom(...COUNTRIES)),
+        stage: fc.option(fc.constantFrom(...STAGES)),
+        tags: fc.option(fc.array(fc.constantFrom(...TAGS), { maxLength: 3 })),
+        amount: fc.option(amount),
+        score: fc.option(fc.double({ noNaN: true, min: -10, max: 10 })),
+        site: fc.option(fc.oneof(fc.constantFrom(...SITES), fc.array(fc.constantFrom(...SITES), { maxLength: 3 }))),
+        text: fc.option(fc.oneof(text, fc.array(text, { maxLength: 2 }))),
+        title: fc.option(text),
+      },
+      { requiredKeys: [] },
+    ),
+  });
+
+/** Mostly known values; now and then one the index has never seen. */
+const list = <T>(values: readonly T[], unknown: T) =>
+  fc.uniqueArray(fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...values) }, fc.constant(unknown)), {
+    minLength: 1,
+    maxLength: 3,
+  });
+const termArb: fc.Arbitrary<Term> = fc.oneof(
+  fc.record({ column: fc.constant('country'), anyOf: list(COUNTRIES, 'zz') }),
+  fc.record({ column: fc.constant('stage'), anyOf: list(STAGES, 'series z') }),
+  fc.record({ column: fc.constant('tags'), anyOf: list(TAGS, 'none') }),
+  fc.record({
+    column: fc.constant('amount'),
+    min: fc.oneof({ weight: 6, arbitrary: amount }, fc.constantFrom(-Infinity, Infinity, NaN, 25.5)),
+  }),
+  fc.record({ column: fc.constant('score'), min: fc.double({ noNaN: true, min: -11, max: 11 }) }),
+  fc.record({
+    column: fc.constant('site'),
+    equals: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...SITES) }, fc.constant('unknown.example')),
+  }),
+  fc.record({ column: fc.constant('text'), words: list(QUERY_WORDS, 'zzz') }),
+  fc.record({ column: fc.constant('title'), words: list(QUERY_WORDS, 'zzz') }),
+);
+/** Date bounds: none, one, an ordered pair, or any pair (possibly empty or inverted). */
+const boundsArb: fc.Arbitrary<Pick<IndexFilter, 'sortFrom' | 'sortBefore'>> = fc.oneof(
+  fc.constant({}),
+  fc.record({ sortFrom: sortAt }),
+  fc.record({ sortBefore: sortAt }),
+  {
+    weight: 2,
+    arbitrary: fc.tuple(sortAt, sortAt).map(([a, b]) => ({ sortFrom: Math.min(a, b), sortBefore: Math.max(a, b) + 86_400_000 })),
+  },
+  fc.record({ sortFrom: sortAt, sortBefore: sortAt }),
+);
+const filterArb: fc.Arbitrary<IndexFilter> = fc
+  .tuple(boundsArb, fc.array(termArb, { maxLength: 3 }))
+  .map(([bounds, terms]) => ({ ...bounds, terms }));
+const queryArb = fc.record({
+  filter: filterArb,
+  offset: fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 400 })),
+  limit: fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constant(1000)),
+});
+type Query = typeof queryArb extends fc.Arbitrary<infer Q> ? Q : never;
+
+type Operation =
+  | { op: 'upsert'; record: IndexRecord }
+  | { op: 'remove'; id: number }
+  | { op: 'query'; query: Query }
+  | { op: 'rebuild' }
+  | { op: 'startRebuild' }
+  | { op: 'tick' }
+  | { op: 'build'; records: IndexRecord[]; batch: number };
+
+const operationArb = (records: fc.Arbitrary<IndexRecord>): fc.Arbitrary<Operation> =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.record({ op: fc.constant('upsert' as const), record: records }) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant('remove' as const), id }) },
+    { weight: 6, arbitrary: fc.record({ op: fc.constant('query' as const), query: queryArb }) },
+    { weight: 2, arbitrary: fc.constant({ op: 'rebuild' as const }) },
+    { weight: 2, arbitrary: fc.constant({ op: 'startRebuild' as const }) },
+    { weight: 3, arbitrary: fc.constant({ op: 'tick' as const }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('build' as const),
+        records: fc.array(records, { maxLength: 40 }),
+        batch: fc.integer({ min: 1, max: 16 }),
+      }),
+    },
+  );
+
+const optionsArb: fc.Arbitrary<FilterIndexOptions> = fc.record({
+  rebuildAfter: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.constant(10_000)),
+  autoRebuild: fc.boolean(),
+  sliceMs: fc.constantFrom(0, 4),
+  // Infinity: every key or words condition drives the evaluation, whatever it matches.
+  selectiveShare: fc.oneof(fc.constantFrom(0, 1 / 32, 0.25, 1), { weight: 3, arbitrary: fc.constant(Infinity) }),
+});
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+const batches = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, limit }: Query): void {
+  assert.deepEqual(
+    index.query(filter, offset, limit),
+    reference.query(filter, offset, limit),
+    JSON.stringify({ filter, offset, limit }),
+  );
+}
+
+/** Applies the operations to the index and the reference, comparing every query and the size. */
+async function replay(
+  options: FilterIndexOptions,
+  initial: IndexRecord[],
+  batchSize: number,
+  operations: Operation[],
+): Promise<void> {
+  const index = new FilterIndex(COLUMNS, options);
+  const reference = new ReferenceIndex(COLUMNS);
+  await index.build(batches(initial, batchSize));
+  reference.build(initial);
+  const background: Promise<void>[] = [];
+  for (const operation of operations) {
+    switch (operation.op) {
+      case 'upsert':
+        index.upsert(operation.record);
+        reference.upsert(operation.record);
+        break;
+      case 'remove':
+        assert.equal(index.remove(operation.id), reference.remove(operation.id));
+        break;
+      case 'query':
+        check(index, reference, operation.query);
+        break;
+      case 'rebuild':
+        await index.rebuild();
+        break;
+      case 'startRebuild':
+        background.push(index.rebuild());
+        break;
+      case 'tick':
+        await tick();
+        break;
+      case 'build':
+        await index.build(batches(operation.records, operation.batch));
+        reference.build(operation.records);
+        break;
+    }
+    assert.equal(index.size, reference.size);
+  }
+  await Promise.all(background);
+  while (index.busy) await tick();
+  check(index, reference, { filter: { terms: [] }, offset: 0, limit: 1000 });
+}
+
+describe('filter index', () => {
+  it('answers like the reference across builds, upserts, removals and rebuilds', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        optionsArb,
+        fc.array(recordArb(id), { maxLength: 100, size: 'large' }),
+        fc.integer({ min: 1, max: 32 }),
+        fc.array(operationArb(recordArb(id)), { minLength: 10, maxLength: 60 }),
+        replay,
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers like the reference on thousands of records (multi-word bitsets, number buckets, sorts in runs)', async () => {
+    const wideId = fc.integer({ min: 1, max: 5000 });
+    await fc.assert(
+      fc.asyncProperty(
+        optionsArb,
+        fc.array(recordArb(wideId), { minLength: 1000, maxLength: 3000 }),
+        fc.integer({ min: 50, max: 1000 }),
+        fc.array(
+          fc.oneof(
+            { weight: 3, arbitrary: fc.record({ op: fc.constant('upsert' as const), record: recordArb(wideId) }) },
+            { weight: 1, arbitrary: fc.record({ op: fc.constant('remove' as const), id: wideId }) },
+            { weight: 4, arbitrary: fc.record({ op: fc.constant('query' as const), query: queryArb }) },
+            { weight: 1, arbitrary: fc.constant({ op: 'startRebuild' as const }) },
+            { weight: 2, arbitrary: fc.constant({ op: 'tick' as const }) },
+          ),
+          { maxLength: 40 },
+        ),
+        replay,
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('answers word-prefix and key conditions like the reference, from postings or from bitsets', async () => {
+    // Words sharing prefixes, so one query word covers several words of one record.
+    const vocabulary = ['fin', 'final', 'finance', 'financial', 'data', 'database', 'dat', 'd', 'de'];
+    const words = fc.array(fc.constantFrom(...vocabulary), { maxLength: 5 }).map((list) => list.join(' '));
+    const records = fc.uniqueArray(
+      fc.record({
+        id: fc.integer({ min: 1, max: 400 }),
+        sortAt,
+        values: fc.record({
+          text: words,
+          title: words,
+          site: fc.array(fc.constantFrom(...SITES), { maxLength: 3 }),
+          tags: fc.array(fc.constantFrom(...TAGS), { maxLength: 2 }),
+        }),
+      }),
+      { selector: (record) => record.id, minLength: 1, maxLength: 300 },
+    );
+    const prefixes = fc.uniqueArray(fc.constantFrom('f', 'fi', 'fin', 'fina', 'finan', 'da', 'dat', 'd', 'de', 'x'), {
+      minLength: 1,
+      maxLength: 2,
+    });
+    const term: fc.Arbitrary<Term> = fc.oneof(
+      fc.record({ column: fc.constantFrom('text', 'title'), words: prefixes }),
+      fc.record({ column: fc.constant('site'), equals: fc.constantFrom(...SITES) }),
+      fc.record({ column: fc.constant('tags'), anyOf: list(TAGS, 'none') }),
+    );
+    const query = fc.record({
+      filter: fc
+        .tuple(boundsArb, fc.array(term, { minLength: 1, maxLength: 3 }))
+        .map(([bounds, terms]) => ({ ...bounds, terms })),
+      offset: fc.integer({ min: 0, max: 100 }),
+      limit: fc.integer({ min: 0, max: 30 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(0, Infinity),
+        records,
+        fc.array(query, { minLength: 5, maxLength: 20 }),
+        async (share, initial, queries) => {
+          const index = new FilterIndex(COLUMNS, { selectiveShare: share });
+          const reference = new ReferenceIndex(COLUMNS);
+          await index.build([initial]);
+          reference.build(initial);
+          for (const q of queries) check(index, reference, q);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('loses no change made while a rebuild runs', async () => {
+    const records = fc.sample(recordArb(fc.integer({ min: 1, max: 4000 })), { numRuns: 3000, seed: 7 });
+    const changes = fc.sample(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.record({ upsert: recordArb(fc.integer({ min: 1, max: 4500 })) }) },
+        fc.record({ remove: fc.integer({ min: 1, max: 4000 }) }),
+      ),
+      { numRuns: 400, seed: 11 },
+    );
+    const queries = fc.sample(queryArb, { numRuns: 400, seed: 13 });
+    const index = new FilterIndex(COLUMNS, { sliceMs: 0, autoRebuild: false });
+    const reference = new ReferenceIndex(COLUMNS);
+    await index.build(batches(records, 500));
+    reference.build(records);
+    for (const change of changes.slice(0, 200)) apply(change);
+    let done = false;
+    const rebuilt = index.rebuild().then(() => (done = true));
+    let midway = 0;
+    for (let i = 200; !done; i++) {
+      const change = changes[i % changes.length]!;
+      apply(change);
+      check(index, reference, queries[i % queries.length]!);
+      midway++;
+      await tick();
+    }
+    await rebuilt;
+    assert.ok(midway >= 10, `only ${midway} changes arrived during the rebuild`);
+    assert.equal(index.deltaSize > 0, true, 'the changes made during the rebuild are still pending');
+    check(index, reference, { filter: { terms: [] }, offset: 0, limit: 10_000 });
+    for (const query of queries) check(index, reference, query);
+
+    function apply(change: { upsert: IndexRecord } | { remove: number }): void {
+      if ('upsert' in change) {
+        index.upsert(change.upsert);
+        reference.upsert(change.upsert);
+      } else {
+        index.remove(change.remove);
+        reference.remove(change.remove);
+      }
+    }
+  });
+
+  it('loses no change made while a build loads and sorts', async () => {
+    const records = fc.sample(recordArb(fc.integer({ min: 1, max: 3000 })), { numRuns: 2000, seed: 17 });
+    const upserts = fc.sample(recordArb(fc.integer({ min: 1, max: 3500 })), { numRuns: 300, seed: 19 });
+    const index = new FilterIndex(COLUMNS, { sliceMs: 0, autoRebuild: false });
+    const reference = new ReferenceIndex(COLUMNS);
+    async function* slowly(): AsyncGenerator<IndexRecord[]> {
+      for (const batch of batches(records, 200)) {
+        await tick();
+        yield batch;
+      }
+    }
+    reference.build(records);
+    let done = false;
+    const built = index.build(slowly()).then(() => (done = true));
+    let midway = 0;
+    for (let i = 0; !done; i++) {
+      const change = upserts[i % upserts.length]!;
+      if (i % 5 === 4) {
+        index.remove(change.id);
+        reference.remove(change.id);
+      } else {
+        index.upsert(change);
+        reference.upsert(change);
+      }
+      midway++;
+      await tick();
+    }
+    await built;
+    assert.ok(midway >= 10, `only ${midway} changes arrived during the build`);
+    check(index, reference, { filter: { terms: [] }, offset: 0, limit: 10_000 });
+    for (const query of fc.sample(queryArb, { numRuns: 200, seed: 23 })) check(index, reference, query);
+  });
+
+  it('rebuilds by itself once the delta reaches its size', async () => {
+    const index = new FilterIndex(COLUMNS, { rebuildAfter: 50 });
+    await index.build([fc.sample(recordArb(fc.integer({ min: 1, max: 1000 })), { numRuns: 500, seed: 29 })]);
+    for (const record of fc.sample(recordArb(fc.integer({ min: 1001, max: 2000 })), { numRuns: 60, seed: 31 }))
+      index.upsert(record);
+    assert.equal(index.busy, true);
+    while (index.busy) await tick();
+    assert.ok(index.deltaSize < 50, `delta of ${index.deltaSize} after the automatic rebuild`);
+  });
+
+  it('keeps within 60 bytes a record for a funding-like dataset', async () => {
+    const columns: ColumnSpec[] = [
+      { name: 'categories', kind: 'multi' },
+      { name: 'country', kind: 'enum' },
+      { name: 'round', kind: 'enum' },
+      { name: 'amount', kind: 'number' },
+      { name: 'website', kind: 'key' },
+    ];
+    const index = new FilterIndex(columns);
+    const n = 64_000;
+    const records = Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      sortAt: 1_600_000_000_000 + ((i * 7919) % n) * 60_000,
+      values: {
+        categories: [`c${i % 30}`, `c${(i * 7) % 30}`],
+        country: `k${(i * 13) % 45}`,
+        round: `r${i % 13}`,
+        amount: i % 10 === 0 ? null : (i * 104729) % 100_000_000,
+        website: `site-${i}.example`,
+      },
+    }));
+    await index.build([records]);
+    const perRecord = index.bytesUsed() / n;
+    assert.ok(perRecord <= 60, `${perRecord.toFixed(1)} bytes a record`);
+  });
+
+  it('refuses filters and records that do not fit the columns', () => {
+    const index = new FilterIndex(COLUMNS);
+    assert.throws(() => index.query({ terms: [{ column: 'country', anyOf: [] }] }, 0, 10), RangeError);
+    assert.throws(() => index.query({ terms: [{ column: 'text', words: [] }] }, 0, 10), RangeError);
+    assert.throws(() => index.query({ terms: [{ column: 'country', min: 3 }] }, 0, 10), TypeError);
+    assert.throws(() => index.query({ terms: [{ column: 'nope', anyOf: ['x'] }] }, 0, 10), TypeError);
+    assert.throws(() => index.query({ terms: [] }, -1, 10), RangeError);
+    assert.throws(() => index.query({ sortFrom: NaN, terms: [] }, 0, 10), RangeError);
+    assert.throws(() => new FilterIndex(COLUMNS, { rebuildAfter: 0 }), RangeError);
+    assert.throws(() => index.upsert({ id: 1.5, sortAt: 0, values: {} }), TypeError);
+    assert.throws(() => index.upsert({ id: 1, sortAt: 0, values: { amount: 'ten' } }), TypeError);
+    assert.throws(() => index.upsert({ id: 1, sortAt: 0, values: { tags: 'ai' } }), TypeError);
+    assert.equal(index.size, 0);
+  });
+});

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { keyHash, searchWords } from '../../src/filter-index/index.js';
+
+describe('search words', () => {
+  it('ignores case, accents, ligatures and punctuation', () => {
+    assert.deepEqual(searchWords('Zürich-based ﬁntech, São Paulo'), ['zurich', 'based', 'fintech', 'sao', 'paulo']);
+    assert.deepEqual(searchWords('İSTANBUL ÅDAM Œuvre'), ['istanbul', 'adam', 'œuvre']);
+    assert.deepEqual(searchWords('e-commerce/B2B  (R&D) 3.5x'), ['e', 'commerce', 'b2b', 'r', 'd', '3', '5x']);
+    assert.deepEqual(searchWords('  --  '), []);
+  });
+
+  it('gives the same words when applied to its own output', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {
+        const words = searchWords(text);
+        assert.deepEqual(searchWords(words.join(' ')), words);
+        for (const word of words) assert.deepEqual(searchWords(word), [word]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('hashes keys to integers below 2^53, equal keys alike', () => {
+    fc.assert(
+      fc.property(fc.string(), (key) => {
+        const hash = keyHash(key);
+        assert.ok(Number.isSafeInteger(hash) && hash >= 0, `${hash}`);
+        assert.equal(keyHash(key.slice()), hash);
+      }),
+    );
+    assert.notEqual(keyHash('acme.io'), keyHash('acme.com'));
+  });
+});
