@@ -78,7 +78,7 @@ export function parseWrkOutput(output: string): LoadResult {
   const p50 = matchOrThrow(output, /^\s*50%\s+(\S+)/m, 'the 50% latency')[1]!;
   const p99 = matchOrThrow(output, /^\s*99%\s+(\S+)/m, 'the 99% latency')[1]!;
   // Thread Stats: "Latency  avg  stdev  max  +/- stdev".
-  const max = matchOrThrow(output, /^\s*Latency\s+\S+\s+\S+\s+(\S+)/m, 'the maximum latency')[1]!;
+  const max = matchOrThrow(output, /^[ \t]*Latency[ \t]+\S+[ \t]+\S+[ \t]+(\S+)/m, 'the maximum latency')[1]!;
   const rps = matchOrThrow(output, /^Requests\/sec:\s+([\d.]+)/m, 'Requests/sec')[1]!;
   const total = matchOrThrow(output, /^\s*(\d+) requests in /m, 'the request count')[1]!;
   // wrk counts every status ≥ 400 here; the line is absent when there were none.
