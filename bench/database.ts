@@ -189,6 +189,28 @@ export async function ensureDataset(db: Database): Promise<Dataset> {
   return loadDataset(db);
 }
 
+/** The data as a part finds it in the bench database, whatever its scale and however it was loaded. */
+export interface FoundData {
+  rowCounts: Record<string, number>;
+  /** Set when it is the bench's own large set, loaded by an earlier run. */
+  benchSet?: Dataset;
+}
+
+const SERVED_TABLES = ['funding_rounds', 'ma_deals', 'investors', 'job_changes', 'acquisition_signals'];
+
+/** Describes the data present, loading nothing: a part that measures any scale (`dealsignal seed --scale …`). */
+export async function foundData(db: Database): Promise<FoundData> {
+  const rowCounts = await dataTableCounts(db);
+  const empty = SERVED_TABLES.filter((table) => !rowCounts[table]);
+  if (empty.length > 0) {
+    throw new Error(
+      `the bench database has no rows in ${empty.join(', ')}: load a data set first ` +
+        '(DATABASE_URL=<BENCH_DATABASE_URL> dealsignal seed --scale large, or bench/run.ts, which loads the large set)',
+    );
+  }
+  return { rowCounts, benchSet: await readMarker(db) };
+}
+
 const BENCH_EMAIL = 'bench@dealsignal.local';
 /** Far above any rate the bench reaches in a window (the column is a PostgreSQL integer). */
 const BENCH_V1_LIMIT = 2_000_000_000;

@@ -96,6 +96,7 @@ export async function runDriverFloor(statements: RecordedQuery[], load: DriverLo
       reqPerSec: (sorted.length / run.elapsedMs) * 1000,
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
+      maxMs: percentile(sorted, 100),
       requests: sorted.length,
       failures: run.failures,
       socketErrors: 0,

@@ -11,6 +11,8 @@ export interface HttpLoad {
   headers: Record<string, string>;
   connections: number;
   seconds: number;
+  /** A wrk Lua script that shapes each request (wrk only), with the arguments its init() receives. */
+  script?: { file: string; args: string[] };
 }
 
 /** wrk takes the least of the shared cores; autocannon is the fallback when it cannot be installed. */
@@ -24,6 +26,7 @@ export async function chooseLoadTool(): Promise<LoadTool> {
 }
 
 export function runHttpLoad(tool: LoadTool, load: HttpLoad): Promise<LoadResult> {
+  if (load.script && tool !== 'wrk') return Promise.reject(new Error(`a scripted load needs wrk (${load.script.file})`));
   return tool === 'wrk' ? runWrk(load) : runAutocannon(load);
 }
 
@@ -49,7 +52,9 @@ async function runWrk(load: HttpLoad): Promise<LoadResult> {
   const headerArgs = Object.entries(load.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   // One thread per core: more threads only compete with the server for the same two cores.
   const threads = String(Math.min(2, load.connections));
-  const args = ['-t', threads, '-c', String(load.connections), '-d', `${load.seconds}s`, '--latency', ...headerArgs, load.url];
+  const args = ['-t', threads, '-c', String(load.connections), '-d', `${load.seconds}s`, '--latency', ...headerArgs];
+  if (load.script) args.push('-s', load.script.file, load.url, '--', ...load.script.args);
+  else args.push(load.url);
   const out = await runCommand('wrk', args);
   if (out.code !== 0) throw new Error(`wrk failed (exit ${out.code}): ${out.stderr || out.stdout}`);
   return parseWrkOutput(out.stdout);
@@ -72,6 +77,8 @@ function matchOrThrow(output: string, pattern: RegExp, what: string): RegExpExec
 export function parseWrkOutput(output: string): LoadResult {
   const p50 = matchOrThrow(output, /^\s*50%\s+(\S+)/m, 'the 50% latency')[1]!;
   const p99 = matchOrThrow(output, /^\s*99%\s+(\S+)/m, 'the 99% latency')[1]!;
+  // Thread Stats: "Latency  avg  stdev  max  +/- stdev".
+  const max = matchOrThrow(output, /^[ \t]*Latency[ \t]+\S+[ \t]+\S+[ \t]+(\S+)/m, 'the maximum latency')[1]!;
   const rps = matchOrThrow(output, /^Requests\/sec:\s+([\d.]+)/m, 'Requests/sec')[1]!;
   const total = matchOrThrow(output, /^\s*(\d+) requests in /m, 'the request count')[1]!;
   // wrk counts every status ≥ 400 here; the line is absent when there were none.
@@ -82,15 +89,31 @@ export function parseWrkOutput(output: string): LoadResult {
     reqPerSec: Number(rps),
     p50Ms: wrkTimeMs(p50),
     p99Ms: wrkTimeMs(p99),
+    maxMs: wrkTimeMs(max),
     requests: Number(total),
     failures: Number(failures),
     socketErrors,
+    ...parseStatuses(output),
   };
+}
+
+/**
+ * The tally bench/random-paths.lua prints when it ends, "Non-2xx statuses: 503=23 500=1", and a
+ * body of each, "Non-2xx sample 503: {…}" (absent without the script).
+ */
+function parseStatuses(output: string): Pick<LoadResult, 'statuses' | 'statusSamples'> {
+  const line = /^Non-2xx statuses:(.*)$/m.exec(output);
+  if (!line) return {};
+  const statuses: Record<string, number> = {};
+  for (const [, status, count] of line[1]!.matchAll(/(\d+)=(\d+)/g)) statuses[status!] = Number(count);
+  const statusSamples: Record<string, string> = {};
+  for (const [, status, body] of output.matchAll(/^Non-2xx sample (\d+): (.*)$/gm)) statusSamples[status!] = body!;
+  return { statuses, statusSamples };
 }
 
 interface AutocannonJson {
   requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
+  latency: { p50: number; p99: number; max: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -107,6 +130,7 @@ async function runAutocannon(load: HttpLoad): Promise<LoadResult> {
     reqPerSec: json.requests.average,
     p50Ms: json.latency.p50,
     p99Ms: json.latency.p99,
+    maxMs: json.latency.max,
     requests: json.requests.total,
     failures: json.non2xx,
     socketErrors: json.errors + json.timeouts,

@@ -1,12 +1,22 @@
 // `npm run bench`: every benchmark in turn, each in its own process so none disturbs the next.
-// `npm run bench -- --soak 10m`: the soak run only.
+// `npm run bench -- --soak 10m`: the soak run only. `npm run bench -- --only PART`: bench/PART.ts only.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const args = process.argv.slice(2);
+const ALL = ['run.ts', 'signals.ts', 'limits.ts', 'workers.ts', 'realistic.ts', 'ingest.ts'];
+
+const argv = process.argv.slice(2);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const suites = args.includes('--soak') ? ['soak.ts'] : ['run.ts', 'signals.ts', 'limits.ts', 'workers.ts', 'ingest.ts'];
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt >= 0 ? argv[onlyAt + 1] : undefined;
+// The parts parse their own options and know nothing of --only.
+const args = onlyAt >= 0 ? [...argv.slice(0, onlyAt), ...argv.slice(onlyAt + 2)] : argv;
+if (onlyAt >= 0 && (only === undefined || !ALL.includes(`${only}.ts`))) {
+  console.error(`--only takes one of: ${ALL.map((file) => file.replace(/\.ts$/, '')).join(', ')}`);
+  process.exit(2);
+}
+const suites = args.includes('--soak') ? ['soak.ts'] : only ? [`${only}.ts`] : ALL;
 
 let failed = false;
 for (const suite of suites.filter((s) => existsSync(here(s)))) {

@@ -25,9 +25,11 @@ export const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.ur
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dealsignal_bench';
 
-const USAGE = `Usage: npm run bench -- [--duration SECONDS] [--warmup SECONDS] [--connections N] [--workers N] [--skip-platformatic]
+const USAGE = `Usage: npm run bench -- [--only PART] [--duration SECONDS] [--warmup SECONDS] [--connections N] [--workers N] [--skip-platformatic]
 
-Environment: BENCH_DATABASE_URL (default ${DEFAULT_DATABASE_URL}); DATABASE_POOL_SIZE is passed to the server.`;
+--only PART runs one part (bench/PART.ts), e.g. --only realistic.
+Environment: BENCH_DATABASE_URL (default ${DEFAULT_DATABASE_URL}); DATABASE_POOL_SIZE is passed to the server.
+The realistic part measures whatever data BENCH_DATABASE_URL holds (the large set: \`dealsignal seed --scale large\`).`;
 
 function positiveInt(name: string, raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1)
@@ -40,7 +42,12 @@ function serverSettings(env: NodeJS.ProcessEnv): Pick<BenchOptions, 'poolSize' |
   return { poolSize: config.databasePoolSize, pageCacheBytes: config.pageCacheBytes };
 }
 
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+/** What a part may set differently from the others (the realistic workloads default to one worker). */
+export interface PartDefaults {
+  workers?: number;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, defaults: PartDefaults = {}): BenchOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -48,7 +55,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       warmup: { type: 'string', default: '3' },
       connections: { type: 'string', default: '32' },
       // The server's own default on PostgreSQL: one worker per core.
-      workers: { type: 'string', default: String(availableParallelism()) },
+      workers: { type: 'string', default: String(defaults.workers ?? availableParallelism()) },
       'skip-platformatic': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

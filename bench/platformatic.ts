@@ -1,7 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, runChecked, startService, waitUntilAnswering, type Service } from './processes.js';
+import { countryKey } from '../src/services/countries.js';
+import { labelKey } from '../src/services/normalize.js';
 import { WORK_DIR } from './options.js';
+import type { V1Filter } from './realistic-paths.js';
 import { FILTER_VALUES } from './scenarios.js';
 
 // 2.61 is the last line that runs on Node 20 (3.x needs Node 22).
@@ -10,6 +13,8 @@ const PLATFORMATIC_DIR = join(WORK_DIR, 'platformatic');
 const ENTRY = join(PLATFORMATIC_DIR, 'node_modules', '@platformatic', 'db', 'db.mjs');
 const CONFIG_FILE = join(PLATFORMATIC_DIR, 'platformatic.db.json');
 const ROUTE = '/fundingRounds';
+/** The generated API's route of each table it may serve. */
+const ROUTES: Record<string, string> = { funding_rounds: ROUTE, ma_deals: '/maDeals' };
 
 function installedVersion(): string | undefined {
   try {
@@ -34,28 +39,28 @@ export function ensurePlatformatic(): string {
   return installed;
 }
 
-/** Write routes of the entity, removed so the service is read-only like the API it is compared with. */
-function writeRoutes(): { method: string; path: string }[] {
-  const byId = `${ROUTE}/{id}`;
+/** Write routes of an entity, removed so the service is read-only like the API it is compared with. */
+function writeRoutes(route: string): { method: string; path: string }[] {
+  const byId = `${route}/{id}`;
   return [
-    { method: 'POST', path: ROUTE },
-    { method: 'PUT', path: ROUTE },
+    { method: 'POST', path: route },
+    { method: 'PUT', path: route },
     { method: 'POST', path: byId },
     { method: 'PUT', path: byId },
     { method: 'DELETE', path: byId },
   ];
 }
 
-function writeConfig(version: string, databaseUrl: string, port: number, poolSize: number): void {
+function writeConfig(version: string, databaseUrl: string, port: number, poolSize: number, tables: string[]): void {
   const config = {
     $schema: `https://schemas.platformatic.dev/@platformatic/db/${version}.json`,
     server: { hostname: '127.0.0.1', port, logger: { level: 'warn' } },
     db: {
       connectionString: databaseUrl,
       poolSize,
-      include: { funding_rounds: true },
+      include: Object.fromEntries(tables.map((table) => [table, true])),
       graphql: false,
-      openapi: { ignoreRoutes: writeRoutes() },
+      openapi: { ignoreRoutes: tables.flatMap((table) => writeRoutes(ROUTES[table]!)) },
       events: false,
       schemalock: false,
     },
@@ -65,9 +70,14 @@ function writeConfig(version: string, databaseUrl: string, port: number, poolSiz
   writeFileSync(CONFIG_FILE, JSON.stringify(config, null, 2) + '\n');
 }
 
-export async function startPlatformatic(version: string, databaseUrl: string, poolSize: number): Promise<Service> {
+export async function startPlatformatic(
+  version: string,
+  databaseUrl: string,
+  poolSize: number,
+  tables: (keyof typeof ROUTES)[] = ['funding_rounds'],
+): Promise<Service> {
   const port = await freePort();
-  writeConfig(version, databaseUrl, port, poolSize);
+  writeConfig(version, databaseUrl, port, poolSize, tables);
   const service = startService('platformatic', process.execPath, [ENTRY, 'start', '-c', CONFIG_FILE], {
     cwd: PLATFORMATIC_DIR,
     env: { ...process.env, PLT_TELEMETRY: 'false' },
@@ -96,4 +106,30 @@ export function platformaticFilteredPath(query: { date_from: string; date_to: st
     ['limit', '20'],
   ]);
   return `${ROUTE}?${params.toString()}`;
+}
+
+/**
+ * A v1 funding or M&A filter and page in the generated REST API, on the columns the API's own
+ * filters use, 20 documents a page in the same order; `totalCount` asks it for X-Total-Count too.
+ * Array columns have only `any` there: several categories become an OR of `any`s.
+ */
+export function platformaticV1Path(filter: V1Filter, page: number, totalCount: boolean): string {
+  const funding = filter.dataset === 'funding';
+  const params: [string, string][] = [];
+  const categories = (filter.category ?? []).map(labelKey);
+  if (categories.length === 1) params.push(['where.categoryKeys.any', categories[0]!]);
+  if (categories.length > 1) params.push(['where.or', `(${categories.map((c) => `categoryKeys.any=${c}`).join('|')})`]);
+  if (filter.country !== undefined) params.push(['where.countryKey.eq', countryKey(filter.country)!]);
+  if (filter.round) params.push(['where.roundKey.in', filter.round.map(labelKey).join(',')]);
+  if (filter.amount !== undefined)
+    params.push([`where.${funding ? 'fundingAmount' : 'acquisitionAmount'}.gte`, String(filter.amount)]);
+  if (filter.dateFrom) params.push(['where.sortAt.gte', `${filter.dateFrom}T00:00:00.000Z`]);
+  if (filter.status) params.push(['where.status.eq', filter.status]);
+  // acquirer_key is the lower-cased acquirer name; the words drawn are letters and digits only.
+  if (filter.acquirer) params.push(['where.acquirerKey.like', `%${filter.acquirer.toLowerCase()}%`]);
+  params.push(['orderby.sortAt', 'desc'], ['orderby.id', 'desc'], ['fields', 'doc'], ['limit', '20']);
+  if (page > 1) params.push(['offset', String((page - 1) * 20)]);
+  if (totalCount) params.push(['totalCount', 'true']);
+  const query = params.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
+  return `${funding ? ROUTE : ROUTES.ma_deals}?${query}`;
 }

@@ -6,6 +6,8 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database, Queryable, Row } from '../src/db/port.js';
+import { findAccountByEmail } from '../src/db/queries/accounts.js';
+import { adjustCredits } from '../src/db/queries/credits.js';
 import type { AcquisitionsQuery, InvestorsQuery, JobChangesQuery } from '../src/schemas/v2.js';
 import { ResultCache } from '../src/services/result-cache.js';
 import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../src/services/signals.js';
@@ -52,15 +54,16 @@ export async function waitForQuiet(): Promise<boolean> {
   }
 }
 
-/** An enterprise key whose account has credits for any run: the credit debit stays in the path, never refuses. */
+/** Credits for any run: the debit stays in the path and never refuses. */
+const BENCH_CREDITS = 1_000_000_000;
+
+/** An enterprise key whose account is funded with the operator's own command (`keys credits --set`). */
 export async function fundedBenchKey(db: Database): Promise<string> {
   const key = await createBenchKey(db);
-  const rows = await db.query<{ id: number }>(
-    `UPDATE accounts SET credits_remaining = 1000000000, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date
-      WHERE email = $1 RETURNING id`,
-    [BENCH_EMAIL],
-  );
-  if (rows.length === 0) throw new Error(`no account ${BENCH_EMAIL}`);
+  const account = await findAccountByEmail(db, BENCH_EMAIL);
+  if (!account || (await adjustCredits(db, account.id, { set: BENCH_CREDITS })) === undefined) {
+    throw new Error(`no account ${BENCH_EMAIL}`);
+  }
   return key;
 }
 
@@ -140,17 +143,26 @@ export const describe = (load: LoadResult) =>
   `${int(load.reqPerSec)} req/s (${int(load.requests)} requests), p50 ${ms(load.p50Ms)} ms, p99 ${ms(load.p99Ms)} ms` +
   (load.failures + load.socketErrors > 0 ? ` (${load.failures} non-2xx, ${load.socketErrors} socket errors)` : '');
 
-export function setupLines(startedAt: Date, machine: MachineInfo, pgVersion: string, dataset: Dataset): string[] {
-  const rows = Object.entries(dataset.rowCounts)
-    .map(([table, n]) => `${table} ${int(n)}`)
-    .join(', ');
+/** Date, machine (with the load average at start and now) and versions: the first lines of every section. */
+export function machineLines(startedAt: Date, machine: MachineInfo, pgVersion: string): string[] {
   return [
     `- Date: ${startedAt.toISOString()}`,
     `- Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.ramGiB.toFixed(1)} GiB RAM ` +
       `(1-min load average ${machine.loadAverage.toFixed(2)} at start, ${(loadavg()[0] ?? 0).toFixed(2)} at end); ` +
       'server, PostgreSQL and load generator share the cores',
     `- Node ${machine.nodeVersion}, PostgreSQL ${pgVersion}`,
-    `- Data set (\`seedDatabase\` large, seed 42, as of ${dataset.asOf.toISOString().slice(0, 10)}): ${rows}`,
+  ];
+}
+
+export const rowCountList = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([table, n]) => `${table} ${int(n)}`)
+    .join(', ');
+
+export function setupLines(startedAt: Date, machine: MachineInfo, pgVersion: string, dataset: Dataset): string[] {
+  return [
+    ...machineLines(startedAt, machine, pgVersion),
+    `- Data set (\`seedDatabase\` large, seed 42, as of ${dataset.asOf.toISOString().slice(0, 10)}): ${rowCountList(dataset.rowCounts)}`,
   ];
 }
 

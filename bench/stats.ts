@@ -3,11 +3,17 @@ export interface LoadResult {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  /** The slowest request of the run. */
+  maxMs: number;
   requests: number;
   /** Responses that were not a success (HTTP status ≥ 400, or failed queries for the driver). */
   failures: number;
   /** Connection-level errors and timeouts. */
   socketErrors: number;
+  /** Responses outside 2xx by status, when the load script tallies them (bench/random-paths.lua). */
+  statuses?: Record<string, number>;
+  /** The start of the first body of each of those statuses. */
+  statusSamples?: Record<string, string>;
 }
 
 /** Nearest-rank percentile of an ascending array. */

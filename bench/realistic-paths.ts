@@ -1,0 +1,551 @@
+// The request lists of the realistic workloads, drawn from the data itself rather than picked by hand:
+// records are sampled from each table, and every filter is built from the values of a sampled record
+// (its category, country, round, words of its names…), so the lists ask what clients of this data
+// would ask, in the proportions the data has, and every combination matches at least that record.
+import type { Queryable } from '../src/db/port.js';
+import { INVESTOR_TYPES } from '../src/schemas/v2.js';
+import { countryCode } from '../src/services/countries.js';
+import { labelKey, urlKey } from '../src/services/normalize.js';
+import { classifyRole, type RoleClassification } from '../src/services/role-classifier.js';
+
+export type Family = 'v1' | 'v2';
+
+/** A v1 filter as a client sends it; kept as a structure so the peer can be asked the same thing. */
+export interface V1Filter {
+  dataset: 'funding' | 'm-a';
+  category?: string[];
+  /** As sent: an English name or an ISO code. */
+  country?: string;
+  round?: string[];
+  amount?: number;
+  dateFrom?: string;
+  status?: string;
+  acquirer?: string;
+}
+
+export interface WorkloadPath {
+  family: Family;
+  /** Path and query string, exactly as sent. */
+  path: string;
+  /** The filter's identity: paths that differ only in page, spelling or order share it. */
+  filter: string;
+  /** The v1 filter and page behind the path. */
+  v1?: { filter: V1Filter; page: number };
+}
+
+export interface WorkloadLists {
+  /** Funding and M&A filter combinations, each at pages 1–5. */
+  v1Explore: WorkloadPath[];
+  /** Job-change, investor and acquisition combinations, each with one `limit` at pages 1–3. */
+  v2Explore: WorkloadPath[];
+  /** Companies looked up by website, in the URL variants clients type, and sites the data does not hold. */
+  lookups: WorkloadPath[];
+  /** Saved filters of both families, page 1. */
+  polling: WorkloadPath[];
+  /** Filters in none of the other lists, page 1: each is asked once. */
+  fresh: WorkloadPath[];
+  /** Distinct filters behind the lists. */
+  counts: { v1Funding: number; v1Ma: number; v2: number; lookupHits: number; lookupMisses: number };
+}
+
+export interface ListSizes {
+  v1Funding: number;
+  v1Ma: number;
+  v2: number;
+  lookups: number;
+  polling: number;
+  fresh: number;
+  /** Records sampled from each table. */
+  sample: number;
+}
+
+export const DEFAULT_SIZES: ListSizes = {
+  v1Funding: 1500,
+  v1Ma: 300,
+  v2: 1200,
+  lookups: 2000,
+  polling: 50,
+  fresh: 200,
+  sample: 3000,
+};
+
+const V1_PAGES = 5;
+const V2_PAGES = 3;
+const V2_LIMITS = [20, 25, 50, 100];
+/** Share of lookups for sites the data does not hold. */
+const MISS_SHARE = 0.15;
+
+/** mulberry32: small, fast, and the same lists for the same seed and data. */
+export class Random {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+}
+
+// ---------- samples ----------
+
+interface FundingSample {
+  categories: string[];
+  country?: string;
+  round?: string;
+  amount: number;
+  day: string;
+  website?: string;
+}
+
+interface MaSample {
+  status: string;
+  categories: string[];
+  country?: string;
+  acquirerWords: string[];
+  amount: number;
+  website?: string;
+}
+
+interface InvestorSample {
+  type: string;
+  country?: string;
+  words: string[];
+}
+
+interface JobSample {
+  role: RoleClassification;
+  words: string[];
+}
+
+interface AcquisitionSample {
+  country?: string;
+  category?: string;
+  day: string;
+  words: string[];
+}
+
+interface Samples {
+  funding: FundingSample[];
+  ma: MaSample[];
+  investors: InvestorSample[];
+  jobs: JobSample[];
+  acquisitions: AcquisitionSample[];
+}
+
+/** Words a client could search for: letters or digits, at least 3 (shorter ones select nearly everything). */
+export function searchableWords(...texts: (string | null | undefined)[]): string[] {
+  const words = texts.flatMap((text) => text?.match(/[\p{L}\p{N}]+/gu) ?? []);
+  return [...new Set(words.filter((word) => word.length >= 3 && /\p{L}/u.test(word)))];
+}
+
+/** List values travel comma-separated: a value with a comma in it cannot be asked for. */
+const listable = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '' && !value.includes(',');
+/** Only countries the API recognises (anything else is a 400 by contract). */
+const knownCountry = (value: unknown): string | undefined =>
+  typeof value === 'string' && countryCode(value) !== undefined ? value : undefined;
+
+/**
+ * About `size` records of a table, from pages chosen at random (TABLESAMPLE SYSTEM reads only
+ * those pages, so sampling 1M rows costs what reading a few thousand does); the same for a seed.
+ */
+async function sampleRows<T extends object>(
+  db: Queryable,
+  table: string,
+  columns: string,
+  size: number,
+  seed: number,
+): Promise<T[]> {
+  const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+  const percent = Math.min(100, (150 * size) / Math.max(1, total));
+  return db.query<T>(
+    `SELECT ${columns} FROM ${table} TABLESAMPLE SYSTEM ($1::real) REPEATABLE ($2::double precision) LIMIT $3::int`,
+    [percent, seed, size],
+  );
+}
+
+const day = (iso: unknown) => (typeof iso === 'string' ? iso.slice(0, 10) : '');
+
+interface CompanyDoc {
+  main_category?: string;
+  company_info?: { categories?: string[]; hq_country?: string | null; website?: string };
+}
+
+const categoriesOf = (doc: CompanyDoc) => [
+  ...new Set([doc.main_category, ...(doc.company_info?.categories ?? [])].filter(listable)),
+];
+
+async function drawSamples(db: Queryable, size: number, seed: number): Promise<Samples> {
+  const docs = async <T>(table: string, extra = '') =>
+    (await sampleRows<{ doc: string; status?: string }>(db, table, `doc${extra}`, size, seed)).map((row) => ({
+      doc: JSON.parse(row.doc) as T,
+      status: row.status,
+    }));
+  type FundingDoc = CompanyDoc & { round_type: string | null; funding_amount: number; date_seen?: string };
+  type MaDoc = CompanyDoc & { acquired_by: string; acquisition_amount: number };
+  type InvestorDoc = { investorType: string; country?: string | null; name: string };
+  type JobDoc = { personName: string; companyName: string; newRole: string; previousCompanyName: string | null };
+  type AcquisitionDoc = {
+    country?: string | null;
+    category?: string;
+    lastUpdated: string;
+    companyName: string;
+    industry?: string;
+  };
+
+  return {
+    funding: (await docs<FundingDoc>('funding_rounds')).map(({ doc }) => ({
+      categories: categoriesOf(doc),
+      country: knownCountry(doc.company_info?.hq_country),
+      round: listable(doc.round_type) ? doc.round_type : undefined,
+      amount: doc.funding_amount,
+      day: day(doc.date_seen),
+      website: doc.company_info?.website,
+    })),
+    ma: (await docs<MaDoc>('ma_deals', ', status')).map(({ doc, status }) => ({
+      status: status!,
+      categories: categoriesOf(doc),
+      country: knownCountry(doc.company_info?.hq_country),
+      acquirerWords: searchableWords(doc.acquired_by),
+      amount: doc.acquisition_amount,
+      website: doc.company_info?.website,
+    })),
+    investors: (await docs<InvestorDoc>('investors')).map(({ doc }) => ({
+      type: doc.investorType,
+      country: knownCountry(doc.country) && countryCode(doc.country!),
+      words: searchableWords(doc.name),
+    })),
+    jobs: (await docs<JobDoc>('job_changes')).map(({ doc }) => ({
+      role: classifyRole(doc.newRole),
+      words: searchableWords(doc.personName, doc.companyName, doc.newRole, doc.previousCompanyName),
+    })),
+    acquisitions: (await docs<AcquisitionDoc>('acquisition_signals')).map(({ doc }) => ({
+      country: knownCountry(doc.country) && countryCode(doc.country!),
+      category: listable(doc.category) ? doc.category : undefined,
+      day: day(doc.lastUpdated),
+      words: searchableWords(doc.companyName, doc.industry),
+    })),
+  };
+}
+
+// ---------- filters ----------
+
+/** A filter, its identity (what the server would treat as the same question) and its paths. */
+interface Combination {
+  key: string;
+  paths: WorkloadPath[];
+}
+
+const encode = (params: [string, string | number][]) =>
+  params.map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('&');
+
+/** Amount thresholds a person would type: the data's quantiles, rounded down to two significant digits. */
+function thresholds(amounts: number[]): number[] {
+  const sorted = amounts.filter((a) => a > 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return [];
+  const values = [0.1, 0.25, 0.5, 0.75, 0.9].map((q) => {
+    const value = sorted[Math.floor(q * (sorted.length - 1))]!;
+    const unit = 10 ** Math.max(0, Math.floor(Math.log10(value)) - 1);
+    return Math.floor(value / unit) * unit;
+  });
+  return [...new Set(values)];
+}
+
+/** A day present in the data, on or before `limit` (or on or after, for an upper bound). */
+function dayAround(rng: Random, days: string[], limit: string, direction: 'before' | 'after'): string {
+  const candidates = days.filter((d) => (direction === 'before' ? d <= limit : d >= limit));
+  return candidates.length > 0 ? rng.pick(candidates) : limit;
+}
+
+/** One or two words of a record; sometimes the start of a word, which substring and word-prefix matching both accept. */
+function searchTerm(rng: Random, words: string[]): string {
+  const pickWord = () => {
+    const word = rng.pick(words);
+    return word.length >= 6 && rng.chance(0.3) ? word.slice(0, rng.int(4, word.length - 1)) : word;
+  };
+  const first = pickWord();
+  const second = words.length > 1 && rng.chance(0.25) ? pickWord() : undefined;
+  // "Peop People" asks nothing more than "People".
+  const overlaps = (a: string, b: string) => a.toLowerCase().startsWith(b.toLowerCase());
+  return second && !overlaps(first, second) && !overlaps(second, first) ? `${first} ${second}` : first;
+}
+
+/** Sometimes a second value from another record: an OR list. */
+function withAnother<T>(rng: Random, first: T, another: () => T | undefined, p: number): T[] {
+  const second = rng.chance(p) ? another() : undefined;
+  return second === undefined || second === first ? [first] : [first, second];
+}
+
+const sortedLower = (values: string[]) => values.map((v) => labelKey(v)).sort();
+
+class V1Combinations {
+  private readonly fundingAmounts: number[];
+  private readonly maAmounts: number[];
+  private readonly days: string[];
+
+  constructor(
+    private readonly rng: Random,
+    private readonly samples: Samples,
+  ) {
+    this.fundingAmounts = thresholds(samples.funding.map((s) => s.amount));
+    this.maAmounts = thresholds(samples.ma.map((s) => s.amount));
+    this.days = [...new Set(samples.funding.map((s) => s.day).filter((d) => d !== ''))].sort();
+  }
+
+  funding(): Combination | undefined {
+    const { rng } = this;
+    const x = rng.pick(this.samples.funding);
+    const filter: V1Filter = { dataset: 'funding' };
+    if (x.categories.length > 0 && rng.chance(0.6)) {
+      filter.category = withAnother(rng, rng.pick(x.categories), () => rng.pick(rng.pick(this.samples.funding).categories), 0.2);
+    }
+    if (x.country && rng.chance(0.5)) filter.country = rng.chance(0.6) ? x.country : countryCode(x.country);
+    if (x.round && rng.chance(0.4)) filter.round = withAnother(rng, x.round, () => rng.pick(this.samples.funding).round, 0.15);
+    const amounts = this.fundingAmounts.filter((a) => a <= x.amount);
+    if (amounts.length > 0 && rng.chance(0.35)) filter.amount = rng.pick(amounts);
+    if (x.day !== '' && rng.chance(0.35)) filter.dateFrom = dayAround(rng, this.days, x.day, 'before');
+    return Object.keys(filter).length > 1 ? this.combination(filter) : undefined;
+  }
+
+  ma(): Combination | undefined {
+    const { rng } = this;
+    const x = rng.pick(this.samples.ma);
+    const filter: V1Filter = { dataset: 'm-a' };
+    if (rng.chance(0.5)) filter.status = x.status;
+    if (x.country && rng.chance(0.35)) filter.country = rng.chance(0.6) ? x.country : countryCode(x.country);
+    if (x.categories.length > 0 && rng.chance(0.4)) filter.category = [rng.pick(x.categories)];
+    if (x.acquirerWords.length > 0 && rng.chance(0.4)) filter.acquirer = rng.pick(x.acquirerWords);
+    const amounts = this.maAmounts.filter((a) => a <= x.amount);
+    if (amounts.length > 0 && rng.chance(0.3)) filter.amount = rng.pick(amounts);
+    return Object.keys(filter).length > 1 ? this.combination(filter) : undefined;
+  }
+
+  private combination(filter: V1Filter): Combination {
+    const params: [string, string | number][] = [];
+    if (filter.category) params.push(['category', filter.category.join(',')]);
+    if (filter.country) params.push(['country', filter.country]);
+    if (filter.round) params.push(['round', filter.round.join(',')]);
+    if (filter.amount !== undefined) params.push(['amount', filter.amount]);
+    if (filter.dateFrom) params.push(['date_from', filter.dateFrom]);
+    if (filter.status) params.push(['status', filter.status]);
+    if (filter.acquirer) params.push(['acquiring_company', filter.acquirer]);
+    const route = `/api/v1/${filter.dataset}`;
+    const key = JSON.stringify([
+      route,
+      filter.category && sortedLower(filter.category),
+      filter.country && countryCode(filter.country),
+      filter.round && sortedLower(filter.round),
+      filter.amount,
+      filter.dateFrom,
+      filter.status,
+      filter.acquirer?.toLowerCase(),
+    ]);
+    const paths = Array.from({ length: V1_PAGES }, (_, i): WorkloadPath => {
+      const page = i + 1;
+      const query = encode(page === 1 ? params : [...params, ['page', page]]);
+      return { family: 'v1', path: `${route}?${query}`, filter: key, v1: { filter, page } };
+    });
+    return { key, paths };
+  }
+}
+
+class V2Combinations {
+  private readonly days: string[];
+
+  constructor(
+    private readonly rng: Random,
+    private readonly samples: Samples,
+  ) {
+    this.days = [...new Set(samples.acquisitions.map((s) => s.day).filter((d) => d !== ''))].sort();
+  }
+
+  any(): Combination | undefined {
+    const roll = this.rng.next();
+    return roll < 0.5 ? this.jobChanges() : roll < 0.75 ? this.investors() : this.acquisitions();
+  }
+
+  private jobChanges(): Combination | undefined {
+    const { rng } = this;
+    const x = rng.pick(this.samples.jobs);
+    const other = () => rng.pick(this.samples.jobs).role;
+    const q: Record<string, string> = {};
+    if (x.role.position && rng.chance(0.35))
+      q.positions = withAnother(rng, x.role.position, () => other().position ?? undefined, 0.3).join(',');
+    if (x.role.seniority && rng.chance(0.4))
+      q.seniorities = withAnother(rng, x.role.seniority, () => other().seniority ?? undefined, 0.3).join(',');
+    if (x.role.departments.length > 0 && rng.chance(0.35)) {
+      q.departments = withAnother(rng, rng.pick(x.role.departments), () => other().departments[0], 0.25).join(',');
+    }
+    if (x.words.length > 0 && (rng.chance(0.45) || Object.keys(q).length === 0)) q.search = searchTerm(rng, x.words);
+    return this.combination('job-changes', q);
+  }
+
+  private investors(): Combination | undefined {
+    const { rng } = this;
+    const x = rng.pick(this.samples.investors);
+    const q: Record<string, string> = {};
+    if (x.country && rng.chance(0.5)) {
+      q.countries = withAnother(rng, x.country, () => rng.pick(this.samples.investors).country, 0.35).join(',');
+    }
+    if ((INVESTOR_TYPES as readonly string[]).includes(x.type) && rng.chance(0.5)) {
+      q.categories = withAnother(rng, x.type, () => rng.pick(this.samples.investors).type, 0.3).join(',');
+    }
+    if (x.words.length > 0 && (rng.chance(0.35) || Object.keys(q).length === 0)) q.search = searchTerm(rng, x.words);
+    return this.combination('investors', q);
+  }
+
+  private acquisitions(): Combination | undefined {
+    const { rng } = this;
+    const x = rng.pick(this.samples.acquisitions);
+    const q: Record<string, string> = {};
+    if (x.day !== '' && rng.chance(0.5)) {
+      const bounds = rng.int(0, 2);
+      if (bounds !== 2) q.dateFrom = dayAround(rng, this.days, x.day, 'before');
+      if (bounds !== 1) q.dateTo = dayAround(rng, this.days, x.day, 'after');
+    }
+    if (x.country && rng.chance(0.35)) q.countries = x.country;
+    if (x.category && rng.chance(0.4)) {
+      q.categories = withAnother(rng, x.category, () => rng.pick(this.samples.acquisitions).category, 0.2).join(',');
+    }
+    if (x.words.length > 0 && (rng.chance(0.35) || Object.keys(q).length === 0)) q.search = searchTerm(rng, x.words);
+    return this.combination('acquisitions', q);
+  }
+
+  private combination(endpoint: string, q: Record<string, string>): Combination | undefined {
+    const names = Object.keys(q).sort();
+    if (names.length === 0) return undefined;
+    const route = `/api/v2/signals/${endpoint}`;
+    const key = JSON.stringify([route, ...names.map((name) => [name, q[name]!.toLowerCase().split(/[ ,]/).sort()])]);
+    const limit = this.rng.pick(V2_LIMITS);
+    const params: [string, string | number][] = [...names.map((name): [string, string] => [name, q[name]!]), ['limit', limit]];
+    const paths = Array.from({ length: V2_PAGES }, (_, i): WorkloadPath => ({
+      family: 'v2',
+      path: `${route}?${encode(i === 0 ? params : [...params, ['page', i + 1]])}`,
+      filter: key,
+    }));
+    return { key, paths };
+  }
+}
+
+/** Draws up to `wanted` combinations whose keys are not in `seen` (which it extends). */
+function distinct(wanted: number, seen: Set<string>, next: () => Combination | undefined): Combination[] {
+  const found: Combination[] = [];
+  for (let attempts = 0; found.length < wanted && attempts < wanted * 50; attempts++) {
+    const combination = next();
+    if (!combination || seen.has(combination.key)) continue;
+    seen.add(combination.key);
+    found.push(combination);
+  }
+  return found;
+}
+
+// ---------- lookups ----------
+
+const SITE_SUFFIXES = ['hq', 'labs', 'app', 'group', 'online', 'global'];
+
+/** The same site as people type it: with or without scheme and www., a trailing slash, any case. */
+function websiteVariant(rng: Random, key: string): string {
+  const scheme = rng.pick(['https://', 'http://', '']);
+  const www = rng.chance(0.5) ? 'www.' : '';
+  const slash = rng.chance(0.3) ? '/' : '';
+  let site = `${www}${key}`;
+  const casing = rng.int(0, 2);
+  if (casing === 1) site = site.toUpperCase();
+  if (casing === 2) site = site.charAt(0).toUpperCase() + site.slice(1);
+  return `${scheme}${site}${slash}`;
+}
+
+/** Keys among `keys` that a record of either v1 data set has as its website. */
+async function presentWebsites(db: Queryable, keys: string[]): Promise<Set<string>> {
+  const rows = await db.query<{ key: string }>(
+    `SELECT k AS key FROM unnest($1::text[]) AS k
+      WHERE EXISTS (SELECT 1 FROM funding_rounds WHERE website_key = k) OR EXISTS (SELECT 1 FROM ma_deals WHERE website_key = k)`,
+    [keys],
+  );
+  return new Set(rows.map((row) => row.key));
+}
+
+async function lookups(db: Queryable, rng: Random, samples: Samples, wanted: number) {
+  const sites = (list: { website?: string }[]) => [...new Set(list.map((s) => urlKey(s.website)).filter((k) => k !== null))];
+  const funding = sites(samples.funding);
+  const ma = sites(samples.ma).filter((key) => !funding.includes(key));
+  const hits: WorkloadPath[] = [];
+  const hitsWanted = Math.round(wanted * (1 - MISS_SHARE));
+  // Mostly funding rounds, a fifth M&A deals; every company once.
+  for (const [route, keys, share] of [
+    ['/api/v1/funding', funding, 0.8],
+    ['/api/v1/m-a', ma, 0.2],
+  ] as const) {
+    for (const key of keys.slice(0, Math.round(hitsWanted * share))) {
+      hits.push({ family: 'v1', path: `${route}?${encode([['website', websiteVariant(rng, key)]])}`, filter: `${route} ${key}` });
+    }
+  }
+  const candidates = Array.from({ length: funding.length > 0 ? wanted - hits.length : 0 }, () => {
+    const [label, ...rest] = rng.pick(funding).split('.');
+    return [`${label}${rng.pick(SITE_SUFFIXES)}${rng.int(2, 99)}`, ...rest].join('.');
+  });
+  const present = candidates.length > 0 ? await presentWebsites(db, candidates) : new Set<string>();
+  const misses = [...new Set(candidates)]
+    .filter((key) => !present.has(key))
+    .map((key): WorkloadPath => ({
+      family: 'v1',
+      path: `/api/v1/funding?${encode([['website', websiteVariant(rng, key)]])}`,
+      filter: `/api/v1/funding ${key}`,
+    }));
+  return { paths: [...hits, ...misses], hits: hits.length, misses: misses.length };
+}
+
+// ---------- the lists ----------
+
+/** Every list of the realistic workloads, from the data in `db`; the same lists for the same data and seed. */
+export async function drawWorkloads(db: Queryable, sizes: ListSizes = DEFAULT_SIZES, seed = 12): Promise<WorkloadLists> {
+  const samples = await drawSamples(db, sizes.sample, seed);
+  const rng = new Random(seed);
+  const v1 = new V1Combinations(rng, samples);
+  const v2 = new V2Combinations(rng, samples);
+  const seen = new Set<string>();
+  const funding = distinct(sizes.v1Funding, seen, () => v1.funding());
+  const ma = distinct(sizes.v1Ma, seen, () => v1.ma());
+  const signals = distinct(sizes.v2, seen, () => v2.any());
+  const found = await lookups(db, rng, samples, sizes.lookups);
+  const pageOne = (combinations: Combination[]) => combinations.map((c) => c.paths[0]!);
+  // Saved filters are ones clients explored: half of each family, page 1.
+  const halfPolling = Math.ceil(sizes.polling / 2);
+  const v1Saved = [...funding, ...ma].filter(
+    (_, i) => i % Math.max(1, Math.floor((funding.length + ma.length) / halfPolling)) === 0,
+  );
+  const polling = [...pageOne(v1Saved.slice(0, halfPolling)), ...pageOne(signals.slice(0, sizes.polling - halfPolling))];
+  const freshV1 = distinct(Math.ceil(sizes.fresh / 2), seen, () => (rng.chance(0.8) ? v1.funding() : v1.ma()));
+  const freshV2 = distinct(sizes.fresh - freshV1.length, seen, () => v2.any());
+  return {
+    v1Explore: [...funding, ...ma].flatMap((c) => c.paths),
+    v2Explore: signals.flatMap((c) => c.paths),
+    lookups: found.paths,
+    polling,
+    fresh: [...pageOne(freshV1), ...pageOne(freshV2)],
+    counts: {
+      v1Funding: funding.length,
+      v1Ma: ma.length,
+      v2: signals.length,
+      lookupHits: found.hits,
+      lookupMisses: found.misses,
+    },
+  };
+}

@@ -1,0 +1,598 @@
+// Realistic workloads: wrk asks paths picked at random from lists drawn from the data (v1 explore,
+// v2 explore, lookups by website, polling of saved filters), each idle and while 10 records a second
+// are ingested through the admin API, each next to the one-page-repeated ceiling of the same run;
+// then 200 never-seen filters one at a time, and Platformatic DB on the v1 explore mix.
+// Measures whatever data BENCH_DATABASE_URL holds (the large set: `dealsignal seed --scale large`).
+//   npm run bench -- --only realistic [--duration N] [--warmup N] [--connections N] [--workers N] [--skip-platformatic]
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Database } from '../src/db/port.js';
+import { foundData, postgresVersion, type FoundData } from './database.js';
+import {
+  ackSummary,
+  LiveIngest,
+  LIVE_BATCH,
+  LIVE_RECORDS_PER_SECOND,
+  removeLiveRecords,
+  type IngestAcks,
+} from './live-ingest.js';
+import { runHttpLoad, type LoadTool } from './load.js';
+import { serverConnections, WORK_DIR, type BenchOptions } from './options.js';
+import { ensurePlatformatic, platformaticV1Path, startPlatformatic } from './platformatic.js';
+import { stopService, type Service } from './processes.js';
+import { drawWorkloads, type WorkloadLists, type WorkloadPath } from './realistic-paths.js';
+import { replaceSection } from './results-file.js';
+import {
+  fundedBenchKey,
+  HIGH_V2_LIMIT,
+  int,
+  loud,
+  machineLines,
+  ms,
+  onExitStopServers,
+  rowCountList,
+  startWith,
+  verdict,
+  waitForQuiet,
+} from './signals.js';
+import { LatencyRecorder, percentile, ratio, type LoadResult } from './stats.js';
+import { preparePart } from './setup.js';
+
+const HEADING = '## Realistic workloads';
+const SCRIPT = fileURLToPath(new URL('./random-paths.lua', import.meta.url));
+const LIST_DIR = join(WORK_DIR, 'realistic');
+/** Requests checked one by one before each load: a refusal there is a bug of the lists, not a finding. */
+const PREFLIGHT_SAMPLE = 25;
+/** The never-seen filters stop after this long (each can take seconds on a large set today). */
+const FRESH_BUDGET_MS = 180_000;
+/** The server takes new records through its admin API during the ingesting runs. */
+const ADMIN_TOKEN = randomBytes(24).toString('hex');
+
+interface Workload {
+  id: string;
+  label: string;
+  paths: WorkloadPath[];
+  filters: string;
+}
+
+interface WorkloadResult {
+  workload: Workload;
+  /** Sampled paths that were not answered 200 when asked one by one before the load. */
+  preflightRefusals: number;
+  ceiling: { path: WorkloadPath; load: LoadResult };
+  idle: LoadResult;
+  ingesting: LoadResult;
+  acks: IngestAcks;
+}
+
+interface FreshResult {
+  asked: number;
+  of: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  statuses: Record<string, number>;
+}
+
+type PeerResult =
+  | { ok: true; version: string; withTotals: LoadResult; withoutTotals: LoadResult; agreement: Agreement }
+  | { ok: false; reason: string };
+
+/** A v1 page as dealsignal served it, to check that the peer answers the same question. */
+interface ReferenceAnswer {
+  path: WorkloadPath;
+  records: string;
+  total: number;
+}
+
+interface Agreement {
+  compared: number;
+  sameRecords: number;
+  sameTotals: number;
+}
+
+/** v1 explore paths whose answers are compared with the peer's. */
+const PEER_CHECKS = 20;
+
+interface Context {
+  options: BenchOptions;
+  tool: LoadTool;
+  db: Database;
+  keyFile: string;
+}
+
+const headersFor = (family: string, key: string): Record<string, string> =>
+  family === 'v1' ? { 'x-lot-api-key': key } : family === 'v2' ? { authorization: `Bearer ${key}` } : {};
+
+function describeLoad(load: LoadResult): string {
+  return (
+    `${int(load.reqPerSec)} req/s (${int(load.requests)} requests), p50 ${ms(load.p50Ms)} ms, p99 ${ms(load.p99Ms)} ms, ` +
+    `max ${ms(load.maxMs)} ms${failed(load) > 0 ? `, ${nonSuccess(load)}` : ''}`
+  );
+}
+
+const failed = (load: LoadResult) => load.failures + load.socketErrors + otherStatuses(load);
+/** Statuses outside 2xx that wrk does not count as failures (1xx, 3xx). */
+const otherStatuses = (load: LoadResult) =>
+  Object.entries(load.statuses ?? {}).reduce((sum, [status, n]) => sum + (Number(status) < 400 ? n : 0), 0);
+
+function nonSuccess(load: LoadResult): string {
+  const byStatus = Object.entries(load.statuses ?? {}).map(([status, n]) => `${n} × ${status}`);
+  const parts = byStatus.length > 0 ? byStatus : load.failures > 0 ? [`${load.failures} non-2xx`] : [];
+  if (load.socketErrors > 0) parts.push(`${load.socketErrors} socket errors`);
+  return parts.length > 0 ? parts.join(', ') : '0';
+}
+
+const samples = (load: LoadResult) =>
+  Object.entries(load.statusSamples ?? {})
+    .map(([status, body]) => `\n!! ${status}: ${body}`)
+    .join('');
+
+function writeList(name: string, paths: WorkloadPath[], render = (p: WorkloadPath) => `${p.family} ${p.path}`): string {
+  const file = join(LIST_DIR, `${name}.paths`);
+  writeFileSync(file, paths.map(render).join('\n') + '\n');
+  return file;
+}
+
+/** A sample of the list asked one by one: any status but 200 is shouted, with the path. */
+async function preflight(baseUrl: string, key: string, name: string, paths: WorkloadPath[]): Promise<number> {
+  const step = Math.max(1, Math.floor(paths.length / PREFLIGHT_SAMPLE));
+  let refused = 0;
+  for (let i = 0; i < paths.length; i += step) {
+    const { family, path } = paths[i]!;
+    const response = await fetch(baseUrl + path, { headers: headersFor(family, key) });
+    const body = await response.text();
+    if (response.status !== 200) {
+      refused += 1;
+      loud(`${name}: HTTP ${response.status} for GET ${path}: ${body.slice(0, 300)}`);
+    }
+  }
+  return refused;
+}
+
+async function mixLoad(ctx: Context, baseUrl: string, listFile: string, seconds: number): Promise<LoadResult> {
+  return runHttpLoad(ctx.tool, {
+    url: `${baseUrl}/`,
+    headers: {},
+    connections: ctx.options.connections,
+    seconds,
+    script: { file: SCRIPT, args: [listFile, ctx.keyFile] },
+  });
+}
+
+async function measureWorkload(ctx: Context, server: Service, key: string, workload: Workload): Promise<WorkloadResult> {
+  const { options } = ctx;
+  console.log(`\n--- ${workload.label}: ${int(workload.paths.length)} paths (${workload.filters})`);
+  const listFile = writeList(workload.id, workload.paths);
+  const preflightRefusals = await preflight(server.baseUrl, key, workload.label, workload.paths);
+  await waitForQuiet();
+
+  // Page 1 (of 20 records, for v2 too), through the same script as the mixes, so the ratio compares
+  // like with like, wrk's own cost included.
+  const ceilingPath =
+    workload.paths.find((p) => !p.path.includes('page=') && (p.family === 'v1' || p.path.includes('limit=20'))) ??
+    workload.paths[0]!;
+  const ceilingFile = writeList(`${workload.id}-ceiling`, [ceilingPath]);
+  await mixLoad(ctx, server.baseUrl, ceilingFile, options.warmupSeconds);
+  const ceiling = await mixLoad(ctx, server.baseUrl, ceilingFile, options.durationSeconds);
+  console.log(`   ceiling (GET ${ceilingPath.path} again and again): ${describeLoad(ceiling)}`);
+
+  await mixLoad(ctx, server.baseUrl, listFile, options.warmupSeconds);
+  const idle = await mixLoad(ctx, server.baseUrl, listFile, options.durationSeconds);
+  console.log(`   idle:      ${describeLoad(idle)}`);
+
+  const feed = new LiveIngest(server.baseUrl, ADMIN_TOKEN);
+  feed.start();
+  let ingesting: LoadResult;
+  let acks: IngestAcks;
+  try {
+    await mixLoad(ctx, server.baseUrl, listFile, options.warmupSeconds);
+    feed.resetSamples();
+    ingesting = await mixLoad(ctx, server.baseUrl, listFile, options.durationSeconds);
+  } finally {
+    acks = await feed.stop();
+  }
+  console.log(`   ingesting: ${describeLoad(ingesting)}`);
+  console.log(
+    `   ingest of ${LIVE_RECORDS_PER_SECOND} records acknowledged (${acks.ingests} seconds): p50 ${ms(acks.p50Ms)} ms, p99 ${ms(acks.p99Ms)} ms, ` +
+      `max ${ms(acks.maxMs)} ms${acks.failures > 0 ? `; ${acks.failures} failed, first: ${acks.firstFailure}` : ''}`,
+  );
+  for (const [run, load] of [
+    ['ceiling', ceiling],
+    ['idle', idle],
+    ['ingesting', ingesting],
+  ] as const) {
+    if (failed(load) > 0) loud(`${workload.label}, ${run}: ${nonSuccess(load)} out of ${load.requests} requests${samples(load)}`);
+  }
+  if (acks.failures > 0) loud(`${workload.label}: ${acks.failures} ingests failed; first: ${acks.firstFailure}`);
+  return { workload, preflightRefusals, ceiling: { path: ceilingPath, load: ceiling }, idle, ingesting, acks };
+}
+
+/** Each never-seen filter once, one after the other, timed from the client. */
+async function firstRequests(baseUrl: string, key: string, paths: WorkloadPath[]): Promise<FreshResult> {
+  console.log(`\n--- first request of ${paths.length} never-seen filters, one at a time`);
+  const latencies = new LatencyRecorder();
+  const statuses: Record<string, number> = {};
+  const deadline = performance.now() + FRESH_BUDGET_MS;
+  let asked = 0;
+  for (const { family, path } of paths) {
+    if (performance.now() > deadline) {
+      loud(`first requests: stopped after ${asked} of ${paths.length} (budget ${FRESH_BUDGET_MS / 1000} s)`);
+      break;
+    }
+    const started = performance.now();
+    const response = await fetch(baseUrl + path, { headers: headersFor(family, key) });
+    await response.text();
+    latencies.add(performance.now() - started);
+    asked += 1;
+    if (response.status < 200 || response.status > 299) {
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+      loud(`first request: HTTP ${response.status} for GET ${path}`);
+    }
+  }
+  const sorted = latencies.sorted();
+  const result = {
+    asked,
+    of: paths.length,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: percentile(sorted, 100),
+    statuses,
+  };
+  console.log(`   p50 ${ms(result.p50Ms)} ms, p99 ${ms(result.p99Ms)} ms, max ${ms(result.maxMs)} ms`);
+  return result;
+}
+
+/** Records and total of a sample of v1 paths, before any record is ingested (the live records are removed later). */
+async function referenceAnswers(baseUrl: string, key: string, paths: WorkloadPath[]): Promise<ReferenceAnswer[]> {
+  const step = Math.max(1, Math.floor(paths.length / PEER_CHECKS));
+  const answers: ReferenceAnswer[] = [];
+  for (let i = 0; i < paths.length && answers.length < PEER_CHECKS; i += step) {
+    const path = paths[i]!;
+    const response = await fetch(baseUrl + path.path, { headers: headersFor('v1', key) });
+    if (response.status !== 200) continue;
+    const body = (await response.json()) as { response: { data: unknown[] } };
+    answers.push({ path, records: JSON.stringify(body.response.data), total: Number(response.headers.get('x-total-count')) });
+  }
+  return answers;
+}
+
+async function measureDealsignal(ctx: Context, key: string, lists: WorkloadLists) {
+  const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT, ADMIN_TOKEN }, ctx.options);
+  try {
+    const reference = await referenceAnswers(server.baseUrl, key, lists.v1Explore);
+    const c = lists.counts;
+    const workloads: Workload[] = [
+      {
+        id: 'v1-explore',
+        label: 'v1 explore',
+        paths: lists.v1Explore,
+        filters: `${int(c.v1Funding)} funding + ${int(c.v1Ma)} m-a filter combinations × pages 1–5`,
+      },
+      {
+        id: 'v2-explore',
+        label: 'v2 explore',
+        paths: lists.v2Explore,
+        filters: `${int(c.v2)} job-change, investor and acquisition combinations, limit 20–100 × pages 1–3`,
+      },
+      {
+        id: 'lookups',
+        label: 'lookups by website',
+        paths: lists.lookups,
+        filters: `${int(c.lookupHits)} companies in URL variants + ${int(c.lookupMisses)} unknown sites`,
+      },
+      {
+        id: 'polling',
+        label: 'polling saved filters',
+        paths: lists.polling,
+        filters: `${lists.polling.length} saved filters of both families, page 1`,
+      },
+    ];
+    const results: WorkloadResult[] = [];
+    for (const workload of workloads) results.push(await measureWorkload(ctx, server, key, workload));
+    const fresh = await firstRequests(server.baseUrl, key, lists.fresh);
+    return { results, fresh, reference };
+  } finally {
+    await stopService(server);
+  }
+}
+
+/** Platformatic DB on the same v1 explore mix, with X-Total-Count and without. */
+async function measurePeer(ctx: Context, v1Explore: WorkloadPath[], reference: ReferenceAnswer[]): Promise<PeerResult> {
+  if (ctx.options.skipPlatformatic) return { ok: false, reason: 'skipped (--skip-platformatic)' };
+  console.log('\n--- Platformatic DB on the v1 explore mix');
+  let version: string;
+  let service: Service;
+  try {
+    version = ensurePlatformatic();
+    service = await startPlatformatic(version, ctx.options.databaseUrl, serverConnections(ctx.options), [
+      'funding_rounds',
+      'ma_deals',
+    ]);
+  } catch (err) {
+    const reason = `could not be installed or started: ${err instanceof Error ? err.message : String(err)}`;
+    loud(`Platformatic DB ${reason}`);
+    return { ok: false, reason };
+  }
+  try {
+    const agreement = await comparePeer(service.baseUrl, reference);
+    const run = async (totals: boolean) => {
+      const render = (p: WorkloadPath) => `plain ${platformaticV1Path(p.v1!.filter, p.v1!.page, totals)}`;
+      const file = writeList(`platformatic-${totals ? 'totals' : 'no-totals'}`, v1Explore, render);
+      await waitForQuiet();
+      await mixLoad(ctx, service.baseUrl, file, ctx.options.warmupSeconds);
+      const load = await mixLoad(ctx, service.baseUrl, file, ctx.options.durationSeconds);
+      console.log(`   Platformatic DB ${version}, ${totals ? 'totalCount=true' : 'no total'}: ${describeLoad(load)}`);
+      if (failed(load) > 0) loud(`Platformatic DB: ${nonSuccess(load)} out of ${load.requests} requests${samples(load)}`);
+      return load;
+    };
+    return { ok: true, version, withTotals: await run(true), withoutTotals: await run(false), agreement };
+  } finally {
+    await stopService(service);
+  }
+}
+
+/** The peer must answer the same question: the records and totals of the sample, compared with dealsignal's. */
+async function comparePeer(peerBase: string, reference: ReferenceAnswer[]): Promise<Agreement> {
+  const agreement = { compared: reference.length, sameRecords: 0, sameTotals: 0 };
+  for (const answer of reference) {
+    const path = platformaticV1Path(answer.path.v1!.filter, answer.path.v1!.page, true);
+    const response = await fetch(peerBase + path);
+    const text = await response.text();
+    if (response.status !== 200) {
+      loud(`Platformatic DB: HTTP ${response.status} for GET ${path}: ${text.slice(0, 300)}`);
+      continue;
+    }
+    const records = (JSON.parse(text) as { doc: string }[]).map((row) => JSON.parse(row.doc) as unknown);
+    const sameRecords = JSON.stringify(records) === answer.records;
+    const sameTotal = Number(response.headers.get('x-total-count')) === answer.total;
+    if (sameRecords) agreement.sameRecords += 1;
+    if (sameTotal) agreement.sameTotals += 1;
+    if (!sameRecords || !sameTotal)
+      loud(`Platformatic DB answers otherwise than dealsignal for ${answer.path.path} (peer: ${path})`);
+  }
+  console.log(
+    `   same records as dealsignal on ${agreement.sameRecords} of ${agreement.compared} sampled pages, same total on ${agreement.sameTotals}`,
+  );
+  return agreement;
+}
+
+async function main(): Promise<void> {
+  const { options, startedAt, machine, tool, db, dataset } = await preparePart(process.argv.slice(2), {
+    workers: 1,
+    data: foundData,
+  });
+  try {
+    mkdirSync(LIST_DIR, { recursive: true });
+    const removed = await removeLiveRecords(db);
+    if (removed.funding + removed.jobChanges > 0) {
+      console.log(`removed ${removed.funding} funding rounds and ${removed.jobChanges} job changes left by an interrupted run`);
+    }
+    console.log('drawing the request lists from the data...');
+    const lists = await drawWorkloads(db);
+    const key = await fundedBenchKey(db);
+    const keyFile = join(LIST_DIR, 'key');
+    writeFileSync(keyFile, key + '\n', { mode: 0o600 });
+    const ctx: Context = { options, tool, db, keyFile };
+    let measured: Awaited<ReturnType<typeof measureDealsignal>>;
+    try {
+      measured = await measureDealsignal(ctx, key, lists);
+    } finally {
+      const cleaned = await removeLiveRecords(db);
+      console.log(`\nremoved the ${cleaned.funding} funding rounds and ${cleaned.jobChanges} job changes ingested by the run`);
+    }
+    const peer = await measurePeer(ctx, lists.v1Explore, measured.reference);
+    const section = render({
+      header: [...machineLines(startedAt, machine, await postgresVersion(db)), dataLine(dataset)],
+      options,
+      tool,
+      lists,
+      ...measured,
+      peer,
+    });
+    console.log(`\n${section}`);
+    replaceSection(HEADING, section);
+  } finally {
+    await db.close();
+  }
+}
+
+function dataLine(data: FoundData): string {
+  const set = data.benchSet
+    ? `the bench's large set (\`seedDatabase\` large, seed 42, as of ${data.benchSet.asOf.toISOString().slice(0, 10)})`
+    : "not the bench's large set: the targets below are stated for the large set, so these figures do not test them";
+  return `- Data set as found in BENCH_DATABASE_URL, ${set}: ${rowCountList(data.rowCounts)}`;
+}
+
+// ---------- report ----------
+
+interface Report {
+  header: string[];
+  options: BenchOptions;
+  tool: LoadTool;
+  lists: WorkloadLists;
+  results: WorkloadResult[];
+  fresh: FreshResult;
+  peer: PeerResult;
+}
+
+const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a');
+
+function loadRow(name: string, run: string, load: LoadResult, ceiling?: LoadResult): string {
+  return (
+    `| ${name} | ${run} | ${int(load.reqPerSec)} | ${ms(load.p50Ms)} | ${ms(load.p99Ms)} | ${ms(load.maxMs)} | ${nonSuccess(load)} | ` +
+    `${ceiling ? times(ratio(load.reqPerSec, ceiling.reqPerSec)) : ''} |`
+  );
+}
+
+function workloadTable(results: WorkloadResult[]): string[] {
+  return [
+    '| workload | run | req/s | p50 ms | p99 ms | max ms | non-2xx | ÷ ceiling |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...results.flatMap((r) => [
+      loadRow(r.workload.label, 'ceiling: one page repeated', r.ceiling.load),
+      loadRow(r.workload.label, 'idle', r.idle, r.ceiling.load),
+      loadRow(r.workload.label, `ingesting ${LIVE_RECORDS_PER_SECOND} records/s`, r.ingesting, r.ceiling.load),
+    ]),
+  ];
+}
+
+/** What the non-2xx answers said (the first body of each status in each run), so each can be told apart. */
+function failureSamples(results: WorkloadResult[]): string[] {
+  const lines = results.flatMap((r) =>
+    (
+      [
+        ['ceiling', r.ceiling.load],
+        ['idle', r.idle],
+        ['ingesting', r.ingesting],
+      ] as const
+    ).flatMap(([run, load]) =>
+      Object.entries(load.statusSamples ?? {}).map(([status, body]) => `- ${r.workload.label}, ${run}: ${status} \`${body}\``),
+    ),
+  );
+  return lines.length > 0 ? ['Non-2xx answers (the first body of each status):', '', ...lines, ''] : [];
+}
+
+/** Every ingesting run's acknowledgements together. */
+const pooledAcks = (results: WorkloadResult[]) =>
+  ackSummary(
+    results.flatMap((r) => r.acks.samplesMs),
+    results.reduce((sum, r) => sum + r.acks.failures, 0),
+    results.find((r) => r.acks.firstFailure)?.acks.firstFailure,
+  );
+
+function ackTable(results: WorkloadResult[]): string[] {
+  const row = (during: string, acks: IngestAcks) =>
+    `| ${during} | ${acks.ingests} | ${ms(acks.p50Ms)} | ${ms(acks.p99Ms)} | ${ms(acks.maxMs)} | ` +
+    `${acks.failures}${acks.firstFailure ? ` (${acks.firstFailure.slice(0, 120)})` : ''} |`;
+  return [
+    `| during | ingests of ${LIVE_RECORDS_PER_SECOND} records | p50 ms | p99 ms | max ms | failed |`,
+    '|---|---:|---:|---:|---:|---:|',
+    ...results.map((r) => row(r.workload.label, r.acks)),
+    row('**all ingesting runs**', pooledAcks(results)),
+  ];
+}
+
+function peerLines(report: Report): string[] {
+  const { peer } = report;
+  if (!peer.ok) return [`Platformatic DB: **not measured**: ${peer.reason}`];
+  const ours = report.results.find((r) => r.workload.id === 'v1-explore')!.idle;
+  const row = (name: string, load: LoadResult, dealsignalOverPeer?: number) =>
+    `| ${name} | ${int(load.reqPerSec)} | ${ms(load.p50Ms)} | ${ms(load.p99Ms)} | ${ms(load.maxMs)} | ${nonSuccess(load)} | ` +
+    `${dealsignalOverPeer === undefined ? '' : times(dealsignalOverPeer)} |`;
+  return [
+    `The same v1 explore paths through Platformatic DB ${peer.version}'s generated REST API (tables \`funding_rounds\` and ` +
+      `\`ma_deals\`, read-only routes, the same filter columns, 20 documents a page (\`fields=doc\`) in the same order, ` +
+      `one process with a pool of ${serverConnections(report.options)}), with \`totalCount=true\` (X-Total-Count) and without. ` +
+      `Asked ${peer.agreement.compared} sampled pages of the mix, it returned the same records as dealsignal on ` +
+      `${peer.agreement.sameRecords} and the same total on ${peer.agreement.sameTotals}.`,
+    '',
+    '| service | req/s | p50 ms | p99 ms | max ms | non-2xx | dealsignal ÷ peer |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    row('dealsignal, v1 explore idle (exact X-Total-Count)', ours),
+    row(`Platformatic DB, totalCount=true`, peer.withTotals, ratio(ours.reqPerSec, peer.withTotals.reqPerSec)),
+    row(`Platformatic DB, no total`, peer.withoutTotals, ratio(ours.reqPerSec, peer.withoutTotals.reqPerSec)),
+  ];
+}
+
+interface TargetCheck {
+  name: string;
+  measured: string;
+  pass: boolean;
+}
+
+function targets(report: Report): TargetCheck[] {
+  const by = (id: string) => report.results.find((r) => r.workload.id === id)!;
+  const rate = (load: LoadResult, min: number, p99: number, name: string): TargetCheck => ({
+    name: `${name} ≥ ${int(min)} req/s, p99 ≤ ${p99} ms`,
+    measured: `${int(load.reqPerSec)} req/s, p99 ${ms(load.p99Ms)} ms`,
+    pass: load.requests > 0 && load.reqPerSec >= min && load.p99Ms <= p99,
+  });
+  const polling = by('polling');
+  const acksP99 = pooledAcks(report.results).p99Ms;
+  const runs = report.results.flatMap((r) => [r.ceiling.load, r.idle, r.ingesting]);
+  const nonSuccessTotal =
+    runs.reduce((sum, load) => sum + failed(load), 0) +
+    Object.values(report.fresh.statuses).reduce((sum, n) => sum + n, 0) +
+    report.results.reduce((sum, r) => sum + r.acks.failures + r.preflightRefusals, 0);
+  return [
+    rate(by('v1-explore').idle, 1200, 50, 'v1 explore'),
+    rate(by('v2-explore').idle, 600, 100, 'v2 explore'),
+    rate(by('lookups').idle, 6000, 25, 'lookups'),
+    {
+      name: 'polling while ingesting ≥ 0.7 × polling idle, p99 ≤ 50 ms',
+      measured: `${times(ratio(polling.ingesting.reqPerSec, polling.idle.reqPerSec))}, p99 ${ms(polling.ingesting.p99Ms)} ms`,
+      pass: polling.ingesting.reqPerSec >= 0.7 * polling.idle.reqPerSec && polling.ingesting.p99Ms <= 50,
+    },
+    {
+      name: `ingest of ${LIVE_RECORDS_PER_SECOND} records acknowledged, p99 ≤ 200 ms`,
+      measured: `${ms(acksP99)} ms`,
+      pass: acksP99 <= 200,
+    },
+    {
+      name: 'first request of a never-seen filter, p99 ≤ 30 ms',
+      measured: `${ms(report.fresh.p99Ms)} ms`,
+      pass: report.fresh.p99Ms <= 30,
+    },
+    { name: 'zero non-2xx in every run', measured: int(nonSuccessTotal), pass: nonSuccessTotal === 0 },
+  ];
+}
+
+function render(report: Report): string {
+  const { options, lists, fresh } = report;
+  const checks = targets(report);
+  const store = process.env.REDIS_URL ? 'Redis store, REDIS_URL' : '**in-memory store: REDIS_URL unset**';
+  return [
+    HEADING,
+    '',
+    ...report.header,
+    `- Server: \`dealsignal serve --workers ${options.workers}\`, pool ${options.poolSize} per worker, page cache ` +
+      `${options.pageCacheBytes / 1024 ** 2} MiB per worker; rate limits on (${store}) and credits debited on v2, as in production: ` +
+      'one enterprise key whose account has its own v1 limit (`accounts set-limit`) and 1,000,000,000 credits ' +
+      '(`keys credits --set`), `RATE_LIMIT_ENTERPRISE=1000000`; usage recorded',
+    `- Load: ${report.tool}, ${options.connections} connections, ${options.warmupSeconds} s warm-up then ${options.durationSeconds} s ` +
+      "measured per run; every request takes a path at random from its workload's list (`bench/random-paths.lua`). " +
+      `Before each workload, ${PREFLIGHT_SAMPLE} paths of its list are asked one by one and must be answered 200. ` +
+      'The ceiling is one page 1 of the list asked again and again through the same script, in the same run: ' +
+      report.results.map((r) => `${r.workload.label} \`${r.ceiling.path.path}\``).join(', '),
+    `- Lists drawn from the data (\`bench/realistic-paths.ts\`): records sampled from each table, each filter built from ` +
+      `a sampled record's values. v1 explore: ${int(lists.v1Explore.length)} paths; v2 explore: ${int(lists.v2Explore.length)}; ` +
+      `lookups: ${int(lists.lookups.length)}; polling: ${lists.polling.length}; never-seen filters: ${lists.fresh.length}`,
+    `- Ingesting: ${LIVE_RECORDS_PER_SECOND} records a second through \`POST /admin/ingest/KIND\`: every second ${LIVE_BATCH} ` +
+      `funding rounds and ${LIVE_BATCH} job changes, one upload each, sent together; new records from the seed generators, ` +
+      'dated now; sent on a fixed clock whatever the answers. An ingest is acknowledged when both uploads have answered 200 ' +
+      '(committed). The records are removed from the database after the run',
+    '',
+    ...workloadTable(report.results),
+    '',
+    ...failureSamples(report.results),
+    '### Ingest acknowledgement',
+    '',
+    ...ackTable(report.results),
+    '',
+    '### First request of a never-seen filter',
+    '',
+    `${fresh.asked} of ${fresh.of} filters in none of the lists above (v1 and v2, page 1), each asked once, one at a time, ` +
+      `on the idle server after the workloads: p50 ${ms(fresh.p50Ms)} ms, p99 ${ms(fresh.p99Ms)} ms, max ${ms(fresh.maxMs)} ms; ` +
+      `non-2xx: ${
+        Object.entries(fresh.statuses)
+          .map(([status, n]) => `${n} × ${status}`)
+          .join(', ') || '0'
+      }.`,
+    '',
+    '### Platformatic DB on the v1 explore mix',
+    '',
+    ...peerLines(report),
+    '',
+    '### Targets (stated for the large set, one worker)',
+    '',
+    '| target | measured | result |',
+    '|---|---:|---|',
+    ...checks.map((c) => `| ${c.name} | ${c.measured} | ${verdict(c.pass)} |`),
+    '',
+  ].join('\n');
+}
+
+onExitStopServers(main);
