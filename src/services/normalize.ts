@@ -1,4 +1,5 @@
-// Normalised keys for the URL and label filters, computed the same way at write time and query time.
+// Normalised keys for the URL and label filters, computed the same way at write time and query
+// time, and the one form of an email address that accounts are stored and found under.
 
 /**
  * Website / professional-network URL key: no scheme, no "www.", no query or fragment,
@@ -36,4 +37,13 @@ export function slugify(name: string): string {
     .replace(/&/g, ' and ')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An email address as accounts are keyed: trimmed, lower case; throws when it is not one. */
+export function normaliseEmail(email: string): string {
+  const value = email.trim().toLowerCase();
+  if (!EMAIL_PATTERN.test(value)) throw new Error(`not a valid email address: ${email}`);
+  return value;
 }
