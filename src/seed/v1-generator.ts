@@ -4,25 +4,11 @@
 // per-run pools (investor firms, acquirers, identifiers); the per-record work draws straight from
 // the same PRNG so a million records stay cheap. Same seed + count + `now` gives identical output.
 
-import {
-  Faker,
-  base,
-  de,
-  en,
-  en_IN,
-  es,
-  fr,
-  it,
-  nl,
-  pl,
-  pt_BR,
-  sv,
-  type LocaleDefinition,
-  type Randomizer,
-} from '@faker-js/faker';
+import { Faker, de, en, en_IN, es, fr, it, nl, pl, pt_BR, sv, type LocaleDefinition } from '@faker-js/faker';
 import type { FundingRecord, MaRecord, DealStatus } from '../schemas/v1.js';
 import { countryName } from '../services/countries.js';
 import { slugify } from '../services/normalize.js';
+import { Rng, sfc32Randomizer, Weighted } from './random.js';
 
 export type { DealStatus };
 
@@ -32,143 +18,6 @@ type GrowthInfo = NonNullable<FundingRecord['growth_info']>;
 type ContactInfo = NonNullable<FundingRecord['contact_info']>[number];
 type Employee = NonNullable<ContactInfo['employees']>[number];
 type Investor = FundingRecord['investors'][number];
-
-// ---------------------------------------------------------------------------------------------
-// Random source
-// ---------------------------------------------------------------------------------------------
-
-function mix32(x: number): number {
-  x = Math.imul(x ^ (x >>> 16), 0x21f0aaad);
-  x = Math.imul(x ^ (x >>> 15), 0x735a2d97);
-  return (x ^ (x >>> 15)) >>> 0;
-}
-
-/** sfc32: a small, fast, well-distributed 32-bit generator; also serves as Faker's randomizer. */
-class Rng implements Randomizer {
-  private a = 0;
-  private b = 0;
-  private c = 0;
-  private d = 0;
-
-  constructor(seed: number | number[] = 0) {
-    // Faker keeps references to these and calls them unbound.
-    this.next = this.next.bind(this);
-    this.seed = this.seed.bind(this);
-    this.seed(seed);
-  }
-
-  seed(seed: number | number[]): void {
-    const parts = Array.isArray(seed) ? seed : [seed];
-    let h = mix32(0x9e3779b9 ^ parts.length);
-    for (const part of parts) {
-      const v = Number.isFinite(part) ? Math.trunc(part) : 0;
-      h = mix32(h ^ (v >>> 0));
-      h = mix32(h ^ (Math.floor(v / 4294967296) >>> 0) ^ 0x6a09e667);
-    }
-    this.a = mix32(h ^ 0x243f6a88);
-    this.b = mix32(h ^ 0x85a308d3);
-    this.c = mix32(h ^ 0x13198a2e);
-    this.d = 1;
-    for (let i = 0; i < 16; i++) this.u32();
-  }
-
-  u32(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return t >>> 0;
-  }
-
-  next(): number {
-    return this.u32() / 4294967296;
-  }
-
-  /** Integer in [lo, hi], both inclusive. */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-
-  range(lo: number, hi: number): number {
-    return lo + this.next() * (hi - lo);
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-
-  /** Index in [0, n) skewed towards 0 (a few items are very popular, most are rare). */
-  skewed(n: number, power: number): number {
-    return Math.min(n - 1, Math.floor(n * Math.pow(this.next(), power)));
-  }
-
-  /** Log-space triangular draw between lo and hi (mode in the geometric middle). */
-  logTri(lo: number, hi: number): number {
-    const u = (this.next() + this.next()) / 2;
-    return Math.exp(Math.log(lo) + u * (Math.log(hi) - Math.log(lo)));
-  }
-
-  normal(): number {
-    // Scaled sum of four uniforms: cheap, unit variance, close enough to normal for synthetic data.
-    return (this.next() + this.next() + this.next() + this.next() - 2) * 1.7320508075688772;
-  }
-
-  hex(length: number): string {
-    let out = '';
-    while (out.length < length) out += this.u32().toString(16).padStart(8, '0');
-    return out.slice(0, length);
-  }
-
-  /** k distinct items (k clamped to the list length), in draw order. */
-  sample<T>(items: readonly T[], k: number): T[] {
-    const n = items.length;
-    const count = Math.min(k, n);
-    const out: T[] = [];
-    const used = new Set<number>();
-    while (out.length < count) {
-      const i = Math.floor(this.next() * n);
-      if (used.has(i)) continue;
-      used.add(i);
-      out.push(items[i]!);
-    }
-    return out;
-  }
-}
-
-class Weighted<T> {
-  private readonly items: T[];
-  private readonly cumulative: Float64Array;
-  private readonly total: number;
-
-  constructor(entries: readonly (readonly [T, number])[]) {
-    this.items = entries.map(([item]) => item);
-    this.cumulative = new Float64Array(entries.length);
-    let sum = 0;
-    entries.forEach(([, weight], i) => {
-      sum += weight;
-      this.cumulative[i] = sum;
-    });
-    this.total = sum;
-  }
-
-  pick(rng: Rng): T {
-    const target = rng.next() * this.total;
-    let lo = 0;
-    let hi = this.cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.cumulative[mid]! > target) hi = mid;
-      else lo = mid + 1;
-    }
-    return this.items[lo]!;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reference data
@@ -2875,8 +2724,8 @@ class Context {
   private readonly firms: Record<'early' | 'venture' | 'growth' | 'debt', InvestorFirm[]>;
 
   constructor(seed: number, salt: number, now: Date) {
-    this.rng = new Rng();
-    this.faker = new Faker({ locale: [en, base], randomizer: this.rng });
+    this.rng = new Rng(sfc32Randomizer());
+    this.faker = this.rng.faker;
     this.faker.seed([seed, salt]);
     this.nowMs = now.getTime();
     this.firms = this.buildFirms();
@@ -3100,14 +2949,14 @@ class Context {
     const available = Math.max(6, Math.floor((seenMs - foundedMs) / MONTH_MS));
     const wanted = rng.chance(0.55) ? rng.int(18, 24) : rng.int(6, 17);
     const n = Math.min(wanted, Math.min(24, available));
-    const target = rng.logTri(stage.headcount[0], stage.headcount[1]);
-    const g = rng.range(stage.growth[0], stage.growth[1]);
+    const target = rng.logTriangular(stage.headcount[0], stage.headcount[1]);
+    const g = rng.float(stage.growth[0], stage.growth[1]);
     let h = Math.max(1, target / Math.pow(1 + g, n - 1));
     let prev = Math.max(1, Math.round(h));
     const series: HeadcountData[] = [{ date: monthIso(endIdx - n + 1), headcount: prev, growth: 0 }];
     for (let i = 1; i < n; i++) {
       let step = g + (rng.next() - 0.5) * g * 1.4;
-      if (rng.chance(0.03)) step = -rng.range(0.01, 0.08);
+      if (rng.chance(0.03)) step = -rng.float(0.01, 0.08);
       h = Math.max(1, h * (1 + step));
       const value = Math.max(1, Math.round(h));
       series.push({ date: monthIso(endIdx - n + 1 + i), headcount: value, growth: round4((value - prev) / prev) });
@@ -3188,7 +3037,7 @@ class Context {
     const domain = this.domain(base, category, country, suffixed);
     const city = rng.pick(country.cities);
 
-    const ageYears = rng.range(stage.age[0], stage.age[1]) + extraAgeYears;
+    const ageYears = rng.float(stage.age[0], stage.age[1]) + extraAgeYears;
     const foundedMs = seenMs - ageYears * YEAR_MS;
     const yearFounded = new Date(foundedMs).getUTCFullYear();
     const foundedIdx = monthIndex(foundedMs);
@@ -3269,7 +3118,7 @@ class Context {
     const company = this.company(stage, seenMs);
     const country = company.country;
     const currency = rng.chance(country.localShare * 0.85) ? country.currency : 'USD';
-    const usd = rng.logTri(stage.amount[0], stage.amount[1]);
+    const usd = rng.logTriangular(stage.amount[0], stage.amount[1]);
     const amount = roundAmount(rng, usd * (FX[currency] ?? 1));
     return {
       company_name: company.name,
@@ -3415,15 +3264,15 @@ export function* generateMaRecords(seed: number, count: number, now: Date): Gene
     const status: DealStatus = roll < open * 0.57 ? 'announced' : roll < open ? 'pending' : 'completed';
 
     const latest = company.headcount[company.headcount.length - 1]!.headcount;
-    const perEmployee = Math.exp(Math.log(250_000) + rng.normal() * 1.3);
+    const perEmployee = Math.exp(Math.log(250_000) + rng.quickNormal() * 1.3);
     let value = latest * perEmployee;
-    if (value < 1_000_000) value = rng.logTri(1_000_000, 4_000_000);
-    else if (value > 5_000_000_000) value = rng.logTri(1_500_000_000, 5_000_000_000);
+    if (value < 1_000_000) value = rng.logTriangular(1_000_000, 4_000_000);
+    else if (value > 5_000_000_000) value = rng.logTriangular(1_500_000_000, 5_000_000_000);
     const amount = Math.min(5_000_000_000, Math.max(1_000_000, roundAmount(rng, value)));
     let percentage = 100;
     if (rng.chance(0.14)) {
       const r = rng.next();
-      percentage = r < 0.4 ? rng.int(51, 99) : r < 0.7 ? rng.int(51, 98) + 0.5 : Math.round(rng.range(51, 99) * 10) / 10;
+      percentage = r < 0.4 ? rng.int(51, 99) : r < 0.7 ? rng.int(51, 98) + 0.5 : Math.round(rng.float(51, 99) * 10) / 10;
     }
 
     const capability = prose(rng.pick(company.category.keywords));

@@ -5,8 +5,6 @@
 // Per-record work draws from pools precomputed once per call, keeping the hot loops cheap.
 
 import {
-  Faker,
-  base,
   da,
   de,
   en,
@@ -17,7 +15,6 @@ import {
   es_MX,
   fi,
   fr,
-  generateMersenne53Randomizer,
   id_ID,
   it,
   nb_NO,
@@ -30,71 +27,13 @@ import {
   tr,
   yo_NG,
   type LocaleDefinition,
-  type Randomizer,
 } from '@faker-js/faker';
+import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../schemas/v2.js';
 import { countryName } from '../services/countries.js';
+import { slugify } from '../services/normalize.js';
+import { mersenneRandomizer, pickDistinct, Rng, Weighted } from './random.js';
 
-// ---------------------------------------------------------------------------------------------
-// Record shapes
-// ---------------------------------------------------------------------------------------------
-
-export type InvestorType = 'vc' | 'angel' | 'pe' | 'corporate' | 'accelerator' | 'family_office' | 'fund' | 'government';
-
-export interface InvestorRecord {
-  id: string;
-  name: string;
-  investorType: InvestorType;
-  country: string;
-  city: string | null;
-  state: string | null;
-  description: string;
-  website: string;
-  linkedinUrl: string | null;
-  twitterUrl: string | null;
-  foundedYear: number | null;
-  teamSize: number | null;
-  aum: number | null;
-  investmentFocus: string[];
-  investmentStage: string[];
-  typicalCheckSize: { min: number; max: number } | null;
-  portfolioCompaniesCount: number | null;
-  notableInvestments: string[];
-  activelyInvesting: boolean;
-  /** YYYY-MM-DD */
-  lastInvestmentDate: string | null;
-  /** ISO date-time, UTC (Z) */
-  lastUpdated: string;
-}
-
-export interface JobChangeRecord {
-  signalId: string;
-  personName: string;
-  personLinkedinUrl: string;
-  signalType: 'job_change';
-  occurredAt: string;
-  discoveredAt: string;
-  companyName: string;
-  companyLinkedinUrl: string;
-  newRole: string;
-  previousCompanyName: string | null;
-}
-
-export interface AcquisitionSignalRecord {
-  id: string;
-  companyName: string;
-  industry: string;
-  country: string;
-  category: string;
-  website: string;
-  linkedinUrl: string;
-  employeeCount: number;
-  revenue: string;
-  foundedYear: number;
-  description: string;
-  acquisitionSignalScore: number;
-  signalIndicators: string[];
-  lastUpdated: string;
-}
+type InvestorType = InvestorRecord['investorType'];
 
 // ---------------------------------------------------------------------------------------------
 // Randomness
@@ -108,119 +47,6 @@ const STREAM = {
   jobChangePools: 0x2a12,
   acquisitions: 0x3b21,
 } as const;
-
-class Rng {
-  readonly faker: Faker;
-  private readonly randomizer: Randomizer;
-
-  constructor(seed: number, stream: number) {
-    this.randomizer = generateMersenne53Randomizer();
-    const whole = Math.trunc(Number.isFinite(seed) ? seed : 0);
-    this.randomizer.seed([whole >>> 0, Math.floor(whole / 0x1_0000_0000) >>> 0, stream >>> 0]);
-    this.faker = new Faker({ locale: [en, base], randomizer: this.randomizer });
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    return this.randomizer.next();
-  }
-
-  /** Integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.randomizer.next() * (max - min + 1));
-  }
-
-  float(min: number, max: number): number {
-    return min + this.randomizer.next() * (max - min);
-  }
-
-  chance(p: number): boolean {
-    return this.randomizer.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.randomizer.next() * items.length)] as T;
-  }
-
-  /** Log-uniform in [min, max]: as many values per decade. */
-  logUniform(min: number, max: number): number {
-    return min * Math.pow(max / min, this.randomizer.next());
-  }
-
-  /** Standard normal (Box-Muller). */
-  normal(): number {
-    const u = 1 - this.randomizer.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.randomizer.next());
-  }
-
-  /** Symmetric triangular noise in [-width, width]. */
-  triangular(width: number): number {
-    return (this.randomizer.next() - this.randomizer.next()) * width;
-  }
-
-  uuid(): string {
-    return this.faker.string.uuid();
-  }
-}
-
-/** Weighted choice by binary search over cumulative weights. */
-class Table<T> {
-  readonly items: readonly T[];
-  private readonly cumulative: Float64Array;
-  private readonly total: number;
-
-  constructor(entries: ReadonlyArray<readonly [T, number]>) {
-    this.items = entries.map(([item]) => item);
-    this.cumulative = new Float64Array(entries.length);
-    let sum = 0;
-    entries.forEach(([, weight], i) => {
-      sum += weight;
-      this.cumulative[i] = sum;
-    });
-    this.total = sum;
-  }
-
-  pick(rng: Rng): T {
-    const target = rng.next() * this.total;
-    const cumulative = this.cumulative;
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((cumulative[mid] as number) > target) hi = mid;
-      else lo = mid + 1;
-    }
-    return this.items[lo] as T;
-  }
-}
-
-/** Picks k distinct items, weighted, skipping any rejected by `allow`. */
-function pickDistinct<T>(
-  rng: Rng,
-  entries: ReadonlyArray<readonly [T, number]>,
-  k: number,
-  allow?: (item: T, chosen: readonly T[]) => boolean,
-): T[] {
-  const pool = entries.slice();
-  const chosen: T[] = [];
-  while (chosen.length < k && pool.length > 0) {
-    let total = 0;
-    for (const [, w] of pool) total += w;
-    let target = rng.next() * total;
-    let index = pool.length - 1;
-    for (let i = 0; i < pool.length; i++) {
-      target -= (pool[i] as readonly [T, number])[1];
-      if (target < 0) {
-        index = i;
-        break;
-      }
-    }
-    const [item] = pool[index] as readonly [T, number];
-    pool.splice(index, 1);
-    if (!allow || allow(item, chosen)) chosen.push(item);
-  }
-  return chosen;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Formatting helpers
@@ -263,25 +89,9 @@ function recentMs(rng: Rng, nowMs: number, spanDays: number, power: number): num
   return Math.floor((nowMs - spanDays * DAY * Math.pow(rng.next(), power)) / 1000) * 1000;
 }
 
-const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ı: 'i', þ: 'th', ð: 'd' };
-
-function asciiFold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[ßæœøłđıþð]/gi, (c) => FOLD[c.toLowerCase()] ?? '');
-}
-
-/** Lower-case ASCII words joined by `separator` ("Nimbus Labs" -> "nimbus-labs"). */
-function slugify(text: string, separator = '-'): string {
-  return asciiFold(text)
-    .toLowerCase()
-    .replace(/&/g, ' ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w.length > 0)
-    .join(separator);
+/** Handles in URLs and domains ("Nimbus Labs" -> "nimbus-labs"): letters are folded to ASCII, "&" is dropped. */
+function urlSlug(text: string, separator = '-'): string {
+  return slugify(text, { separator, ampersand: '', foldLetters: true });
 }
 
 const LEGAL_SUFFIX_RE =
@@ -385,7 +195,7 @@ interface CountryInfo {
   /** Whether the region is a state/province that is always shown. */
   states: boolean;
   legal: readonly string[];
-  places: Table<Place>;
+  places: Weighted<Place>;
   placeList: readonly Place[];
 }
 
@@ -633,12 +443,12 @@ const COUNTRIES: readonly CountryInfo[] = COUNTRY_DATA.map(([code, , demonym, tl
     tld,
     states,
     legal: legal.split('|'),
-    places: new Table(entries),
+    places: new Weighted(entries),
     placeList: entries.map(([place]) => place),
   };
 });
 
-const COUNTRY_TABLE = new Table(COUNTRIES.map((c, i) => [c, (COUNTRY_DATA[i] as (typeof COUNTRY_DATA)[number])[1]] as const));
+const COUNTRY_TABLE = new Weighted(COUNTRIES.map((c, i) => [c, (COUNTRY_DATA[i] as (typeof COUNTRY_DATA)[number])[1]] as const));
 
 // ---------------------------------------------------------------------------------------------
 // Name material
@@ -707,8 +517,8 @@ interface NameList {
 }
 
 function nameList(names: readonly string[]): NameList {
-  const kept = [...new Set(names)].filter((name) => slugify(name) !== '');
-  return { names: kept, slugs: kept.map((name) => slugify(name)) };
+  const kept = [...new Set(names)].filter((name) => urlSlug(name) !== '');
+  return { names: kept, slugs: kept.map((name) => urlSlug(name)) };
 }
 
 interface NameGroup {
@@ -747,10 +557,10 @@ function handGroup(female: string, male: string, surnames: string): NameGroup {
   };
 }
 
-let nameGroupsCache: Table<NameGroup> | undefined;
+let nameGroupsCache: Weighted<NameGroup> | undefined;
 
 /** Name groups by locale, weighted roughly like the professional population of the data set. */
-function nameGroups(): Table<NameGroup> {
+function nameGroups(): Weighted<NameGroup> {
   if (nameGroupsCache) return nameGroupsCache;
   const chinese = handGroup(
     'Wei Jing Li Xiaoling Mei Yan Hui Ying Xin Yu Fang Lina Jia Qian Ting Xue Ning Lan Hong Min',
@@ -782,7 +592,7 @@ function nameGroups(): Table<NameGroup> {
     'Yonatan Noam Itai Omer Eitan Amit Guy Ori Tal Nadav',
     'Cohen Levi Mizrahi Peretz Biton Friedman Avraham Katz Shapiro Dahan Golan Ben-David',
   );
-  nameGroupsCache = new Table<NameGroup>([
+  nameGroupsCache = new Weighted<NameGroup>([
     [groupFromLocale(en), 42],
     [groupFromLocale(en_IN), 10],
     [groupFromLocale(de), 6],
@@ -822,7 +632,7 @@ interface PersonName {
   slug: string;
 }
 
-function drawPersonName(rng: Rng, groups: Table<NameGroup>): PersonName {
+function drawPersonName(rng: Rng, groups: Weighted<NameGroup>): PersonName {
   const group = groups.pick(rng);
   const female = rng.next() < 0.45;
   const firsts = female ? group.female : group.male;
@@ -929,7 +739,7 @@ function websiteFor(rng: Rng, domainSlug: string, country: CountryInfo, techy: b
 // Investors
 // ---------------------------------------------------------------------------------------------
 
-const INVESTOR_TYPE_TABLE = new Table<InvestorType>([
+const INVESTOR_TYPE_TABLE = new Weighted<InvestorType>([
   ['vc', 40],
   ['angel', 20],
   ['corporate', 10],
@@ -1130,20 +940,20 @@ const ANGEL_BACKGROUNDS = [
   'former Director of Product',
 ];
 
-const STAGE_TABLES = Object.fromEntries(Object.entries(STAGE_SETS).map(([type, sets]) => [type, new Table(sets)])) as Record<
+const STAGE_TABLES = Object.fromEntries(Object.entries(STAGE_SETS).map(([type, sets]) => [type, new Weighted(sets)])) as Record<
   InvestorType,
-  Table<readonly string[]>
+  Weighted<readonly string[]>
 >;
 
 interface InvestorPools {
   surnames: readonly string[];
   surnameSet: ReadonlySet<string>;
   startups: readonly string[];
-  groups: Table<NameGroup>;
+  groups: Weighted<NameGroup>;
 }
 
 function buildInvestorPools(seed: number): InvestorPools {
-  const rng = new Rng(seed, STREAM.investorPools);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.investorPools));
   const surnames = firmSurnames();
   const startups = new Set<string>();
   for (let guard = 0; startups.size < 6000 && guard < 60_000; guard++) {
@@ -1364,7 +1174,7 @@ function investorDescription(
 }
 
 export function* generateInvestors(seed: number, count: number, now: Date): Generator<InvestorRecord> {
-  const rng = new Rng(seed, STREAM.investors);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.investors));
   const pools = buildInvestorPools(seed);
   const nowMs = now.getTime();
   const nowYear = now.getUTCFullYear();
@@ -1505,7 +1315,7 @@ export function* generateInvestors(seed: number, count: number, now: Date): Gene
     }
 
     // Web presence
-    const nameSlug = slugify(name, '');
+    const nameSlug = urlSlug(name, '');
     let website: string;
     if (type === 'angel' && person) {
       website =
@@ -1514,7 +1324,7 @@ export function* generateInvestors(seed: number, count: number, now: Date): Gene
           : `https://www.${uniqueSlug(domains, person.slug.replace(/-/g, ''))}.com`;
     } else {
       let domain = nameSlug;
-      const core = slugify(name.replace(/\b(Capital|Ventures|Venture|Partners|VC|Equity)\b.*$/i, ''), '');
+      const core = urlSlug(name.replace(/\b(Capital|Ventures|Venture|Partners|VC|Equity)\b.*$/i, ''), '');
       const roll = rng.next();
       if (core && core !== nameSlug && roll < 0.12 && (type === 'vc' || type === 'corporate')) domain = `${core}.vc`;
       else if (core && core !== nameSlug && roll < 0.22 && / Capital/.test(name)) domain = `${core}cap`;
@@ -1528,7 +1338,7 @@ export function* generateInvestors(seed: number, count: number, now: Date): Gene
         ? null
         : type === 'angel' && person
           ? `https://www.linkedin.com/in/${uniqueSlug(linkedinSlugs, person.slug)}`
-          : `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, slugify(name))}`;
+          : `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, urlSlug(name))}`;
     const twitterNull = type === 'angel' ? 0.4 : type === 'government' || type === 'family_office' ? 0.55 : 0.18;
     let twitterUrl: string | null = null;
     if (rng.next() >= twitterNull) {
@@ -2251,9 +2061,9 @@ const ROLE_TAGLINES = [
   'Open to advisory roles',
 ];
 
-let roleTableCache: Table<string> | undefined;
+let roleTableCache: Weighted<string> | undefined;
 
-function roleTable(): Table<string> {
+function roleTable(): Weighted<string> {
   if (roleTableCache) return roleTableCache;
   const weights = new Map<string, number>();
   for (const [familyWeight, variants] of ROLE_FAMILIES) {
@@ -2263,7 +2073,7 @@ function roleTable(): Table<string> {
       weights.set(variant, (weights.get(variant) ?? 0) + (familyWeight * (decay[i] as number)) / sum),
     );
   }
-  roleTableCache = new Table([...weights.entries()]);
+  roleTableCache = new Weighted([...weights.entries()]);
   return roleTableCache;
 }
 
@@ -2277,13 +2087,13 @@ function oddCasing(rng: Rng, role: string): string {
 interface CompanyPool {
   names: readonly string[];
   linkedin: readonly string[];
-  table: Table<number>;
+  table: Weighted<number>;
 }
 
 const JOB_COMPANY_POOL_SIZE = 40_000;
 
 function buildCompanyPool(seed: number): CompanyPool {
-  const rng = new Rng(seed, STREAM.jobChangePools);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.jobChangePools));
   const surnames = firmSurnames();
   const taken = new Set<string>();
   const slugs = new Set<string>();
@@ -2296,13 +2106,13 @@ function buildCompanyPool(seed: number): CompanyPool {
     const key = withoutLegalSuffix(name).toLowerCase();
     if (taken.has(key)) continue;
     taken.add(key);
-    const slug = slugify(withoutLegalSuffix(name));
+    const slug = urlSlug(withoutLegalSuffix(name));
     if (!slug) continue;
     names.push(name);
     linkedin.push(`https://www.linkedin.com/company/${uniqueSlug(slugs, rng.next() < 0.15 ? slug.replace(/-/g, '') : slug)}`);
   }
   // Employer popularity is heavy-tailed: a few large companies hire constantly, most rarely.
-  const table = new Table(names.map((_, i) => [i, 1 / Math.pow(i + 1, 0.6)] as const));
+  const table = new Weighted(names.map((_, i) => [i, 1 / Math.pow(i + 1, 0.6)] as const));
   return { names, linkedin, table };
 }
 
@@ -2314,7 +2124,7 @@ interface KnownPerson {
 }
 
 export function* generateJobChanges(seed: number, count: number, now: Date): Generator<JobChangeRecord> {
-  const rng = new Rng(seed, STREAM.jobChanges);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.jobChanges));
   const companies = buildCompanyPool(seed);
   const roles = roleTable();
   const groups = nameGroups();
@@ -2323,7 +2133,7 @@ export function* generateJobChanges(seed: number, count: number, now: Date): Gen
   const windowStart = nowMs - 3 * 365 * DAY;
   // Profile URLs carry a 6-hex suffix that is a bijection of the person number, so they never repeat
   // (for up to 16.7M distinct people per call).
-  const hexMask = new Rng(seed, STREAM.jobChangePools + 1).int(0, 0xffffff);
+  const hexMask = new Rng(mersenneRandomizer(seed, STREAM.jobChangePools + 1)).int(0, 0xffffff);
   const recent: KnownPerson[] = [];
   const RECENT_SIZE = 4096;
   let people = 0;
@@ -2888,7 +2698,7 @@ const INDUSTRIES: readonly Industry[] = INDUSTRY_DATA.map(([name, category, weig
     name === 'E-Learning Providers',
 }));
 
-const INDUSTRY_TABLE = new Table(INDUSTRIES.map((industry) => [industry, industry.weight] as const));
+const INDUSTRY_TABLE = new Weighted(INDUSTRIES.map((industry) => [industry, industry.weight] as const));
 
 // Indicator, contribution to the score, prevalence.
 const SIGNAL_INDICATORS: ReadonlyArray<readonly [string, number, number]> = [
@@ -2940,7 +2750,7 @@ function compatible(item: string, chosen: readonly string[]): boolean {
   return true;
 }
 
-const INDICATOR_COUNT = new Table<number>([
+const INDICATOR_COUNT = new Weighted<number>([
   [1, 16],
   [2, 24],
   [3, 26],
@@ -2981,7 +2791,7 @@ function acquisitionDescription(
 }
 
 export function* generateAcquisitionSignals(seed: number, count: number, now: Date): Generator<AcquisitionSignalRecord> {
-  const rng = new Rng(seed, STREAM.acquisitions);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.acquisitions));
   const surnames = firmSurnames();
   const nowMs = now.getTime();
   const nowYear = now.getUTCFullYear();
@@ -3009,9 +2819,9 @@ export function* generateAcquisitionSignals(seed: number, count: number, now: Da
     const dotted = /\.(ai|io|co|app)$/.exec(brand);
     const displayName = !dotted && rng.next() < 0.2 ? `${brand} ${rng.pick(country.legal)}` : brand;
 
-    const domainSlug = uniqueSlug(domains, slugify(dotted ? brand.slice(0, dotted.index) : brand, '') || 'company');
+    const domainSlug = uniqueSlug(domains, urlSlug(dotted ? brand.slice(0, dotted.index) : brand, '') || 'company');
     const website = dotted ? `https://${domainSlug}.${dotted[1]}` : websiteFor(rng, domainSlug, country, industry.techy);
-    const linkedinUrl = `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, rng.next() < 0.25 ? domainSlug : slugify(brand))}`;
+    const linkedinUrl = `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, rng.next() < 0.25 ? domainSlug : urlSlug(brand))}`;
 
     // Size: 10 to 5,000 employees, log-normal around ~90, most of them small.
     let employeeCount = Math.round(90 * Math.exp(1.35 * rng.normal()));
