@@ -9,40 +9,52 @@ function mix32(x: number): number {
   return (x ^ (x >>> 15)) >>> 0;
 }
 
-/**
- * sfc32: a small, fast, well-distributed 32-bit generator, as a Faker randomizer. Faker keeps
- * references to next and seed and calls them unbound, hence closures rather than methods.
- */
-export function sfc32Randomizer(initialSeed: number | number[] = 0): Randomizer {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let d = 0;
-  const u32 = (): number => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
-  const seed = (value: number | number[]): void => {
-    const parts = Array.isArray(value) ? value : [value];
+/** sfc32: a small, fast, well-distributed 32-bit generator, usable as Faker's randomizer. */
+class Sfc32 implements Randomizer {
+  private a = 0;
+  private b = 0;
+  private c = 0;
+  private d = 0;
+
+  constructor(seed: number | number[]) {
+    // Faker keeps references to these and calls them unbound.
+    this.next = this.next.bind(this);
+    this.seed = this.seed.bind(this);
+    this.seed(seed);
+  }
+
+  seed(seed: number | number[]): void {
+    const parts = Array.isArray(seed) ? seed : [seed];
     let h = mix32(0x9e3779b9 ^ parts.length);
     for (const part of parts) {
       const v = Number.isFinite(part) ? Math.trunc(part) : 0;
       h = mix32(h ^ (v >>> 0));
       h = mix32(h ^ (Math.floor(v / 4294967296) >>> 0) ^ 0x6a09e667);
     }
-    a = mix32(h ^ 0x243f6a88);
-    b = mix32(h ^ 0x85a308d3);
-    c = mix32(h ^ 0x13198a2e);
-    d = 1;
-    for (let i = 0; i < 16; i++) u32();
-  };
-  seed(initialSeed);
-  return { next: () => u32() / 4294967296, seed };
+    this.a = mix32(h ^ 0x243f6a88);
+    this.b = mix32(h ^ 0x85a308d3);
+    this.c = mix32(h ^ 0x13198a2e);
+    this.d = 1;
+    for (let i = 0; i < 16; i++) this.u32();
+  }
+
+  private u32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  next(): number {
+    return this.u32() / 4294967296;
+  }
+}
+
+export function sfc32Randomizer(seed: number | number[] = 0): Randomizer {
+  return new Sfc32(seed);
 }
 
 /** Faker's Mersenne Twister (53-bit), seeded by a whole number and a stream number. */
