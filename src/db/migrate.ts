@@ -1,3 +1,8 @@
+// Applies migrations/NNN_name.sql in order, each file in one transaction with its record in
+// schema_migrations, one migrator at a time per schema. Hand-written rather than postgrator (8.0):
+// that one runs a file and records it as two separate steps and takes no lock, so instances
+// starting together fail on each other (three of four, tried on our migrations), and it would need
+// its own file names and version table.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './port.js';
