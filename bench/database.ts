@@ -3,7 +3,7 @@ import { migrate } from '../src/db/migrate.js';
 import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
 import { setV1RateLimit } from '../src/db/queries/accounts.js';
-import { createApiKey } from '../src/services/accounts.js';
+import { createApiKey } from '../src/services/api-keys.js';
 import { SCALES, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
 
 const SEED = 42;

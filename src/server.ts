@@ -14,7 +14,7 @@ import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import type { Database } from './db/port.js';
-import { createApiKey } from './services/accounts.js';
+import { createApiKey } from './services/api-keys.js';
 import { KeyVerifier } from './services/key-verifier.js';
 import { countAll, DEMO_SEED, seedDatabase, startOfTodayUtc } from './services/seed.js';
 

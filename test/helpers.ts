@@ -7,7 +7,7 @@ import { migrate } from '../src/db/migrate.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
-import { createApiKey } from '../src/services/accounts.js';
+import { createApiKey } from '../src/services/api-keys.js';
 
 export interface Backend {
   name: 'pglite' | 'postgres';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
@@ -6,6 +7,7 @@ import { generateFundingRecords, generateMaRecords } from '../src/seed/v1-genera
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../src/seed/v2-generator.js';
 import { FundingRecord, MaRecord, V1_SHARED_SCHEMAS } from '../src/schemas/v1.js';
 import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/schemas/v2.js';
+import { DEMO_SEED, SCALES } from '../src/services/seed.js';
 
 const AS_OF = new Date('2026-01-15T00:00:00Z');
 const take = <T>(items: Iterable<T>, n: number): T[] => {
@@ -54,4 +56,43 @@ describe('synthetic data', () => {
       assert.ok(Date.parse(jc.discoveredAt) <= AS_OF.getTime());
     }
   });
+
+  // The demo data set is what every fresh store serves and what the docs' examples are written
+  // against: a change to the generators' code must not change a byte of it. Each hash was taken
+  // from the generators' output (seeded as the demo load seeds them) and is recorded here.
+  const demo = SCALES.demo;
+  const DEMO_HASHES: [string, () => Iterable<unknown>, string][] = [
+    [
+      'funding',
+      () => generateFundingRecords(DEMO_SEED, demo.funding, AS_OF),
+      'c75b3c53e506b8bac9e6ce384c8204fc51ccf69587503948c6d71054d54d7fff',
+    ],
+    [
+      'm-a',
+      () => generateMaRecords(DEMO_SEED + 1, demo.ma, AS_OF),
+      'a49cd01f8be51a094730b09c7c6e977d972e4bf9fd80948a1ce57b23e4939ba4',
+    ],
+    [
+      'investors',
+      () => generateInvestors(DEMO_SEED + 2, demo.investors, AS_OF),
+      'd55de423a29796f3521ddf0f014ee67bd6749df8ef46226bf886eb5860d3c61d',
+    ],
+    [
+      'job changes',
+      () => generateJobChanges(DEMO_SEED + 3, demo.jobChanges, AS_OF),
+      'd96d354effe2b34f931f5c7696aacb910d6ddf0b957e9e476a3f595fe1b257ab',
+    ],
+    [
+      'acquisition signals',
+      () => generateAcquisitionSignals(DEMO_SEED + 4, demo.acquisitions, AS_OF),
+      'd63905b56005a2a7c561adef2ab0f5fd3cea0f8387835ded75d3108a89c8c95a',
+    ],
+  ];
+  for (const [name, generate, expected] of DEMO_HASHES) {
+    it(`${name}: the demo set (seed ${DEMO_SEED}, ${AS_OF.toISOString().slice(0, 10)}) is byte for byte the recorded one`, () => {
+      const hash = createHash('sha256');
+      for (const record of generate()) hash.update(JSON.stringify(record) + '\n');
+      assert.equal(hash.digest('hex'), expected);
+    });
+  }
 });

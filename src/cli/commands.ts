@@ -5,15 +5,9 @@ import { parseArgs } from 'node:util';
 import { TIERS, type Config, type Tier } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
-import {
-  findAccountByReference,
-  listAccounts,
-  listApiKeys,
-  revokeApiKey,
-  setAccountTier,
-  setV1RateLimit,
-} from '../db/queries/accounts.js';
-import { createApiKey } from '../services/accounts.js';
+import { findAccountByReference, listAccounts, setAccountTier, setV1RateLimit } from '../db/queries/accounts.js';
+import { listApiKeys, revokeApiKey } from '../db/queries/api-keys.js';
+import { createApiKey } from '../services/api-keys.js';
 import { CreditMeter } from '../services/credits.js';
 import { SCALES, seedDatabase, startOfTodayUtc, type Scale } from '../services/seed.js';
 import { importCommand, watchCommand } from './ingest.js';

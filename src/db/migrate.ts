@@ -1,3 +1,8 @@
+// Applies migrations/NNN_name.sql in order, each file in one transaction with its record in
+// schema_migrations, one migrator at a time per schema. Hand-written rather than postgrator (8.0):
+// that one runs a file and records it as two separate steps and takes no lock, so instances
+// starting together fail on each other (three of four, tried on our migrations), and it would need
+// its own file names and version table.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './port.js';
@@ -17,21 +22,32 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .map((name) => ({ name, sql: readFileSync(dir + name, 'utf8') }));
 }
 
-/** Applies pending migrations in order, each in its own transaction. Returns the names applied. */
+// Serialises concurrent migrators (several instances starting at once) per schema; held until
+// the transaction that takes it ends.
+const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtext('dealsignal:' || current_schema()))`;
+
+/**
+ * Applies pending migrations in order, each file in its own transaction. Returns the names applied.
+ * A file is sent as one script, as psql would run it: the database parses it, so literals,
+ * comments and dollar-quoted bodies need no parsing here.
+ */
 export async function migrate(db: Database, migrations = loadMigrations()): Promise<string[]> {
   await ensureExtensions(db);
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the lock too: two migrators creating the table at once collide in the catalog.
+  await db.transaction(async (tx) => {
+    await tx.query(MIGRATION_LOCK);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const applied: string[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {
-      // Serialises concurrent migrators (several instances starting at once) per schema.
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dealsignal:' || current_schema()))`);
+      await tx.query(MIGRATION_LOCK);
       const rows = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [migration.name]);
       if (rows.length > 0) return false;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [migration.name]);
       return true;
     });
@@ -48,29 +64,4 @@ async function ensureExtensions(db: Database): Promise<void> {
     const code = (err as { code?: string }).code;
     if (code !== '23505' && code !== '42710') throw err;
   }
-}
-
-/**
- * Splits a migration into statements at top-level semicolons, keeping dollar-quoted
- * bodies whole (extended-protocol queries take one statement each).
- */
-export function splitStatements(sql: string): string[] {
-  const statements: string[] = [];
-  let current = '';
-  let dollarTag: string | null = null;
-  const lines = sql.split('\n');
-  for (const line of lines) {
-    const stripped: string = dollarTag === null ? line.replace(/--.*$/, '') : line;
-    for (const match of stripped.matchAll(/\$[a-zA-Z_]*\$/g) as IterableIterator<RegExpMatchArray>) {
-      if (dollarTag === null) dollarTag = match[0];
-      else if (match[0] === dollarTag) dollarTag = null;
-    }
-    current += stripped + '\n';
-    if (dollarTag === null && stripped.trimEnd().endsWith(';')) {
-      if (current.trim() !== '') statements.push(current.trim());
-      current = '';
-    }
-  }
-  if (current.trim() !== '') statements.push(current.trim());
-  return statements;
 }

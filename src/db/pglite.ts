@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Database, Queryable } from './port.js';
+import type { Database, Queryable, Transaction } from './port.js';
 
 /**
  * The embedded store: PostgreSQL compiled to WASM, in this process.
@@ -24,7 +24,16 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     async exec(sql) {
       await pg.exec(sql);
     },
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) =>
+      pg.transaction((tx) => {
+        const transaction: Transaction = {
+          ...wrap(tx),
+          async exec(sql) {
+            await tx.exec(sql);
+          },
+        };
+        return fn(transaction);
+      }),
     close: () => pg.close(),
   };
 }

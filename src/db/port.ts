@@ -8,11 +8,17 @@ export interface Queryable {
   query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** A connection inside an open transaction. */
+export interface Transaction extends Queryable {
+  /** Runs a script of several statements without parameters (a migration file), inside the transaction. */
+  exec(sql: string): Promise<void>;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs fn inside one transaction; rolls back when fn throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs a script of several statements without parameters (migrations). */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements without parameters, as one implicit transaction. */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   /** Connection pool figures for metrics (PostgreSQL only). */

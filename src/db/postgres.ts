@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DatabaseUnavailableError, QueryTimeoutError, type Database, type Queryable, type Row } from './port.js';
+import { DatabaseUnavailableError, QueryTimeoutError, type Database, type Row, type Transaction } from './port.js';
 
 // int8 (counts, amounts) as JS numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -129,7 +129,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     },
     transaction: (fn) =>
       withClient(async (client, lost) => {
-        const tx: Queryable = { query: (sql, params) => rows(client, { text: sql, values: params as unknown[] | undefined }) };
+        const tx: Transaction = {
+          query: (sql, params) => rows(client, { text: sql, values: params as unknown[] | undefined }),
+          // Without values pg sends the simple query protocol, which takes several statements at once.
+          exec: async (sql) => {
+            await rows(client, { text: sql });
+          },
+        };
         await rows(client, { text: 'BEGIN' });
         try {
           const result = await fn(tx);

@@ -5,8 +5,6 @@
 // Per-record work draws from pools precomputed once per call, keeping the hot loops cheap.
 
 import {
-  Faker,
-  base,
   da,
   de,
   en,
@@ -17,7 +15,6 @@ import {
   es_MX,
   fi,
   fr,
-  generateMersenne53Randomizer,
   id_ID,
   it,
   nb_NO,
@@ -30,71 +27,36 @@ import {
   tr,
   yo_NG,
   type LocaleDefinition,
-  type Randomizer,
 } from '@faker-js/faker';
+import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../schemas/v2.js';
 import { countryName } from '../services/countries.js';
-
-// ---------------------------------------------------------------------------------------------
-// Record shapes
-// ---------------------------------------------------------------------------------------------
-
-export type InvestorType = 'vc' | 'angel' | 'pe' | 'corporate' | 'accelerator' | 'family_office' | 'fund' | 'government';
-
-export interface InvestorRecord {
-  id: string;
-  name: string;
-  investorType: InvestorType;
-  country: string;
-  city: string | null;
-  state: string | null;
-  description: string;
-  website: string;
-  linkedinUrl: string | null;
-  twitterUrl: string | null;
-  foundedYear: number | null;
-  teamSize: number | null;
-  aum: number | null;
-  investmentFocus: string[];
-  investmentStage: string[];
-  typicalCheckSize: { min: number; max: number } | null;
-  portfolioCompaniesCount: number | null;
-  notableInvestments: string[];
-  activelyInvesting: boolean;
-  /** YYYY-MM-DD */
-  lastInvestmentDate: string | null;
-  /** ISO date-time, UTC (Z) */
-  lastUpdated: string;
-}
-
-export interface JobChangeRecord {
-  signalId: string;
-  personName: string;
-  personLinkedinUrl: string;
-  signalType: 'job_change';
-  occurredAt: string;
-  discoveredAt: string;
-  companyName: string;
-  companyLinkedinUrl: string;
-  newRole: string;
-  previousCompanyName: string | null;
-}
-
-export interface AcquisitionSignalRecord {
-  id: string;
-  companyName: string;
-  industry: string;
-  country: string;
-  category: string;
-  website: string;
-  linkedinUrl: string;
-  employeeCount: number;
-  revenue: string;
-  foundedYear: number;
-  description: string;
-  acquisitionSignalScore: number;
-  signalIndicators: string[];
-  lastUpdated: string;
-}
+import { slugify } from '../services/normalize.js';
+import { mersenneRandomizer, pickDistinct, Rng, Weighted } from './random.js';
+import {
+  COUNTRY_DATA,
+  SHORT_COUNTRY_NAMES,
+  WORDS,
+  COMPOUND_LEFT,
+  COMPOUND_RIGHT,
+  BRAND_HEAD,
+  BRAND_TAIL,
+  GENERIC_DESCRIPTORS,
+  HAND_NAME_GROUPS,
+  INVESTOR_TYPE_MIX,
+  STAGE_CHECK,
+  STAGE_SETS,
+  FOCUS_AREAS,
+  CORPORATE_SECTORS,
+  FIRM_QUALIFIERS,
+  ANGEL_BACKGROUNDS,
+  ROLE_FAMILIES,
+  ROLE_TAGLINES,
+  INDUSTRY_DATA,
+  SIGNAL_INDICATORS,
+  CONFLICTS,
+  INDICATOR_COUNT_MIX,
+  type InvestorType,
+} from './v2-vocabulary.js';
 
 // ---------------------------------------------------------------------------------------------
 // Randomness
@@ -108,119 +70,6 @@ const STREAM = {
   jobChangePools: 0x2a12,
   acquisitions: 0x3b21,
 } as const;
-
-class Rng {
-  readonly faker: Faker;
-  private readonly randomizer: Randomizer;
-
-  constructor(seed: number, stream: number) {
-    this.randomizer = generateMersenne53Randomizer();
-    const whole = Math.trunc(Number.isFinite(seed) ? seed : 0);
-    this.randomizer.seed([whole >>> 0, Math.floor(whole / 0x1_0000_0000) >>> 0, stream >>> 0]);
-    this.faker = new Faker({ locale: [en, base], randomizer: this.randomizer });
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    return this.randomizer.next();
-  }
-
-  /** Integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.randomizer.next() * (max - min + 1));
-  }
-
-  float(min: number, max: number): number {
-    return min + this.randomizer.next() * (max - min);
-  }
-
-  chance(p: number): boolean {
-    return this.randomizer.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.randomizer.next() * items.length)] as T;
-  }
-
-  /** Log-uniform in [min, max]: as many values per decade. */
-  logUniform(min: number, max: number): number {
-    return min * Math.pow(max / min, this.randomizer.next());
-  }
-
-  /** Standard normal (Box-Muller). */
-  normal(): number {
-    const u = 1 - this.randomizer.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.randomizer.next());
-  }
-
-  /** Symmetric triangular noise in [-width, width]. */
-  triangular(width: number): number {
-    return (this.randomizer.next() - this.randomizer.next()) * width;
-  }
-
-  uuid(): string {
-    return this.faker.string.uuid();
-  }
-}
-
-/** Weighted choice by binary search over cumulative weights. */
-class Table<T> {
-  readonly items: readonly T[];
-  private readonly cumulative: Float64Array;
-  private readonly total: number;
-
-  constructor(entries: ReadonlyArray<readonly [T, number]>) {
-    this.items = entries.map(([item]) => item);
-    this.cumulative = new Float64Array(entries.length);
-    let sum = 0;
-    entries.forEach(([, weight], i) => {
-      sum += weight;
-      this.cumulative[i] = sum;
-    });
-    this.total = sum;
-  }
-
-  pick(rng: Rng): T {
-    const target = rng.next() * this.total;
-    const cumulative = this.cumulative;
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((cumulative[mid] as number) > target) hi = mid;
-      else lo = mid + 1;
-    }
-    return this.items[lo] as T;
-  }
-}
-
-/** Picks k distinct items, weighted, skipping any rejected by `allow`. */
-function pickDistinct<T>(
-  rng: Rng,
-  entries: ReadonlyArray<readonly [T, number]>,
-  k: number,
-  allow?: (item: T, chosen: readonly T[]) => boolean,
-): T[] {
-  const pool = entries.slice();
-  const chosen: T[] = [];
-  while (chosen.length < k && pool.length > 0) {
-    let total = 0;
-    for (const [, w] of pool) total += w;
-    let target = rng.next() * total;
-    let index = pool.length - 1;
-    for (let i = 0; i < pool.length; i++) {
-      target -= (pool[i] as readonly [T, number])[1];
-      if (target < 0) {
-        index = i;
-        break;
-      }
-    }
-    const [item] = pool[index] as readonly [T, number];
-    pool.splice(index, 1);
-    if (!allow || allow(item, chosen)) chosen.push(item);
-  }
-  return chosen;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Formatting helpers
@@ -263,25 +112,9 @@ function recentMs(rng: Rng, nowMs: number, spanDays: number, power: number): num
   return Math.floor((nowMs - spanDays * DAY * Math.pow(rng.next(), power)) / 1000) * 1000;
 }
 
-const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ı: 'i', þ: 'th', ð: 'd' };
-
-function asciiFold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[ßæœøłđıþð]/gi, (c) => FOLD[c.toLowerCase()] ?? '');
-}
-
-/** Lower-case ASCII words joined by `separator` ("Nimbus Labs" -> "nimbus-labs"). */
-function slugify(text: string, separator = '-'): string {
-  return asciiFold(text)
-    .toLowerCase()
-    .replace(/&/g, ' ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w.length > 0)
-    .join(separator);
+/** Handles in URLs and domains ("Nimbus Labs" -> "nimbus-labs"): letters are folded to ASCII, "&" is dropped. */
+function urlSlug(text: string, separator = '-'): string {
+  return slugify(text, { separator, ampersand: '', foldLetters: true });
 }
 
 const LEGAL_SUFFIX_RE =
@@ -385,240 +218,9 @@ interface CountryInfo {
   /** Whether the region is a state/province that is always shown. */
   states: boolean;
   legal: readonly string[];
-  places: Table<Place>;
+  places: Weighted<Place>;
   placeList: readonly Place[];
 }
-
-// code, weight, demonym, tld, states shown, legal suffixes, "City|Region|weight;..."
-const COUNTRY_DATA: ReadonlyArray<readonly [string, number, string, string, boolean, string, string]> = [
-  [
-    'US',
-    45,
-    'American',
-    'com',
-    true,
-    'Inc|Inc.|LLC|Corp.',
-    'San Francisco|California|16;New York|New York|16;Palo Alto|California|5;Menlo Park|California|4;Mountain View|California|2;' +
-      'Redwood City|California|2;San Mateo|California|1.5;San Jose|California|1.5;Los Angeles|California|6;Santa Monica|California|2;' +
-      'San Diego|California|2;Boston|Massachusetts|7;Cambridge|Massachusetts|2.5;Austin|Texas|4;Dallas|Texas|2;Houston|Texas|1.5;' +
-      'Seattle|Washington|4;Chicago|Illinois|4;Miami|Florida|2.5;Denver|Colorado|2;Boulder|Colorado|1.2;Atlanta|Georgia|1.8;' +
-      'Washington|District of Columbia|1.5;Philadelphia|Pennsylvania|1.3;Pittsburgh|Pennsylvania|1;Salt Lake City|Utah|1.2;' +
-      'Nashville|Tennessee|1;Minneapolis|Minnesota|1;Raleigh|North Carolina|1;Durham|North Carolina|0.6;Portland|Oregon|0.8;' +
-      'Greenwich|Connecticut|1;Stamford|Connecticut|0.6;Phoenix|Arizona|0.8;Detroit|Michigan|0.6;Columbus|Ohio|0.6;Baltimore|Maryland|0.5',
-  ],
-  [
-    'GB',
-    7,
-    'British',
-    'co.uk',
-    false,
-    'Ltd|Limited|PLC',
-    'London|England|20;Cambridge|England|2;Oxford|England|1.5;Manchester|England|1.5;Edinburgh|Scotland|1.2;Bristol|England|1;' +
-      'Leeds|England|0.6;Birmingham|England|0.6;Glasgow|Scotland|0.5;Cardiff|Wales|0.4;Belfast|Northern Ireland|0.3',
-  ],
-  [
-    'DE',
-    3.5,
-    'German',
-    'de',
-    false,
-    'GmbH|AG',
-    'Berlin|Berlin|8;Munich|Bavaria|5;Hamburg|Hamburg|2.5;Frankfurt|Hesse|2;Cologne|North Rhine-Westphalia|1.2;' +
-      'Düsseldorf|North Rhine-Westphalia|0.8;Stuttgart|Baden-Württemberg|0.8;Karlsruhe|Baden-Württemberg|0.4;Leipzig|Saxony|0.4',
-  ],
-  [
-    'FR',
-    3,
-    'French',
-    'fr',
-    false,
-    'SAS|SA',
-    'Paris|Île-de-France|12;Lyon|Auvergne-Rhône-Alpes|1.2;Toulouse|Occitanie|0.6;Nantes|Pays de la Loire|0.5;Bordeaux|Nouvelle-Aquitaine|0.5;Lille|Hauts-de-France|0.4;Marseille|Provence-Alpes-Côte d’Azur|0.4',
-  ],
-  [
-    'IN',
-    4,
-    'Indian',
-    'in',
-    true,
-    'Pvt Ltd|Private Limited',
-    'Bengaluru|Karnataka|8;Mumbai|Maharashtra|6;New Delhi|Delhi|4;Gurugram|Haryana|3;Hyderabad|Telangana|2;Pune|Maharashtra|1.5;' +
-      'Chennai|Tamil Nadu|1.5;Noida|Uttar Pradesh|1;Ahmedabad|Gujarat|0.6;Kolkata|West Bengal|0.5',
-  ],
-  [
-    'CA',
-    3.5,
-    'Canadian',
-    'ca',
-    true,
-    'Inc.|Ltd.',
-    'Toronto|Ontario|9;Vancouver|British Columbia|4;Montreal|Quebec|4;Waterloo|Ontario|1.5;Calgary|Alberta|1.2;Ottawa|Ontario|1;Edmonton|Alberta|0.5;Halifax|Nova Scotia|0.3',
-  ],
-  [
-    'IL',
-    2,
-    'Israeli',
-    'co.il',
-    false,
-    'Ltd',
-    'Tel Aviv|Tel Aviv District|10;Herzliya|Tel Aviv District|2;Jerusalem|Jerusalem District|1.2;Haifa|Haifa District|0.8;Ramat Gan|Tel Aviv District|0.8',
-  ],
-  ['SG', 2, 'Singaporean', 'sg', false, 'Pte. Ltd.', 'Singapore|Singapore|1'],
-  [
-    'NL',
-    1.5,
-    'Dutch',
-    'nl',
-    false,
-    'B.V.',
-    'Amsterdam|North Holland|8;Rotterdam|South Holland|1.2;Utrecht|Utrecht|1;Eindhoven|North Brabant|1;The Hague|South Holland|0.6',
-  ],
-  [
-    'SE',
-    1.3,
-    'Swedish',
-    'se',
-    false,
-    'AB',
-    'Stockholm|Stockholm County|8;Gothenburg|Västra Götaland|1.2;Malmö|Skåne|1;Uppsala|Uppsala County|0.3',
-  ],
-  [
-    'CH',
-    1.3,
-    'Swiss',
-    'ch',
-    false,
-    'AG|SA',
-    'Zurich|Zurich|6;Geneva|Geneva|2.5;Zug|Zug|1.5;Lausanne|Vaud|1.2;Basel|Basel-Stadt|1',
-  ],
-  [
-    'CN',
-    3,
-    'Chinese',
-    'cn',
-    false,
-    'Co., Ltd.',
-    'Beijing|Beijing|6;Shanghai|Shanghai|6;Shenzhen|Guangdong|4;Hangzhou|Zhejiang|2;Guangzhou|Guangdong|1.5;Suzhou|Jiangsu|0.8;Chengdu|Sichuan|0.6',
-  ],
-  [
-    'JP',
-    1.5,
-    'Japanese',
-    'co.jp',
-    false,
-    'K.K.|Co., Ltd.',
-    'Tokyo|Tokyo|10;Osaka|Osaka|1.2;Kyoto|Kyoto|0.5;Fukuoka|Fukuoka|0.5;Yokohama|Kanagawa|0.5',
-  ],
-  ['KR', 1, 'Korean', 'co.kr', false, 'Co., Ltd.', 'Seoul|Seoul|10;Seongnam|Gyeonggi|1.5;Busan|Busan|0.6'],
-  [
-    'AU',
-    2,
-    'Australian',
-    'com.au',
-    true,
-    'Pty Ltd',
-    'Sydney|New South Wales|8;Melbourne|Victoria|6;Brisbane|Queensland|2;Perth|Western Australia|1.2;Adelaide|South Australia|0.8;Canberra|Australian Capital Territory|0.4',
-  ],
-  [
-    'ES',
-    1,
-    'Spanish',
-    'es',
-    false,
-    'S.L.',
-    'Madrid|Community of Madrid|5;Barcelona|Catalonia|5;Valencia|Valencian Community|0.8;Málaga|Andalusia|0.5;Bilbao|Basque Country|0.4',
-  ],
-  [
-    'IT',
-    0.8,
-    'Italian',
-    'it',
-    false,
-    'S.r.l.|S.p.A.',
-    'Milan|Lombardy|6;Rome|Lazio|2.5;Turin|Piedmont|1.2;Bologna|Emilia-Romagna|0.6;Florence|Tuscany|0.5',
-  ],
-  [
-    'BR',
-    1.3,
-    'Brazilian',
-    'com.br',
-    false,
-    'Ltda.',
-    'São Paulo|São Paulo|8;Rio de Janeiro|Rio de Janeiro|2;Belo Horizonte|Minas Gerais|1;Florianópolis|Santa Catarina|0.8;Curitiba|Paraná|0.6',
-  ],
-  ['AE', 1, 'Emirati', 'ae', false, 'LLC|FZ-LLC', 'Dubai|Dubai|6;Abu Dhabi|Abu Dhabi|3'],
-  ['HK', 0.8, 'Hong Kong', 'com.hk', false, 'Limited', 'Hong Kong|Hong Kong Island|4;Kowloon|Kowloon|1'],
-  ['IE', 0.7, 'Irish', 'ie', false, 'Ltd|DAC', 'Dublin|Leinster|8;Cork|Munster|1;Galway|Connacht|0.5'],
-  ['DK', 0.5, 'Danish', 'dk', false, 'ApS|A/S', 'Copenhagen|Capital Region|6;Aarhus|Central Denmark|1.2'],
-  [
-    'FI',
-    0.5,
-    'Finnish',
-    'fi',
-    false,
-    'Oy',
-    'Helsinki|Uusimaa|6;Espoo|Uusimaa|1.2;Tampere|Pirkanmaa|0.8;Oulu|North Ostrobothnia|0.4',
-  ],
-  ['NO', 0.5, 'Norwegian', 'no', false, 'AS', 'Oslo|Oslo|6;Bergen|Vestland|1;Trondheim|Trøndelag|0.8'],
-  [
-    'BE',
-    0.5,
-    'Belgian',
-    'be',
-    false,
-    'NV|BV',
-    'Brussels|Brussels-Capital|4;Antwerp|Flanders|1.5;Ghent|Flanders|1.2;Leuven|Flanders|0.8',
-  ],
-  ['AT', 0.4, 'Austrian', 'at', false, 'GmbH', 'Vienna|Vienna|6;Graz|Styria|0.8;Linz|Upper Austria|0.6'],
-  [
-    'PL',
-    0.5,
-    'Polish',
-    'pl',
-    false,
-    'Sp. z o.o.',
-    'Warsaw|Masovia|6;Kraków|Lesser Poland|2;Wrocław|Lower Silesia|1;Gdańsk|Pomerania|0.6',
-  ],
-  ['EE', 0.3, 'Estonian', 'ee', false, 'OÜ', 'Tallinn|Harju County|6;Tartu|Tartu County|1'],
-  ['PT', 0.4, 'Portuguese', 'pt', false, 'Lda.', 'Lisbon|Lisbon|6;Porto|Porto|2'],
-  ['LU', 0.3, 'Luxembourgish', 'lu', false, 'S.à r.l.', 'Luxembourg|Luxembourg|1'],
-  ['CZ', 0.2, 'Czech', 'cz', false, 's.r.o.', 'Prague|Prague|6;Brno|South Moravian|1.2'],
-  [
-    'MX',
-    0.6,
-    'Mexican',
-    'com.mx',
-    false,
-    'S.A. de C.V.',
-    'Mexico City|Mexico City|6;Monterrey|Nuevo León|1.5;Guadalajara|Jalisco|1.2',
-  ],
-  ['AR', 0.3, 'Argentine', 'com.ar', false, 'S.A.', 'Buenos Aires|Buenos Aires|6;Córdoba|Córdoba|0.8'],
-  ['CL', 0.3, 'Chilean', 'cl', false, 'SpA', 'Santiago|Santiago Metropolitan|1'],
-  ['CO', 0.3, 'Colombian', 'com.co', false, 'S.A.S.', 'Bogotá|Bogotá|4;Medellín|Antioquia|2'],
-  ['NG', 0.5, 'Nigerian', 'com.ng', false, 'Ltd', 'Lagos|Lagos|8;Abuja|Federal Capital Territory|1.5'],
-  ['KE', 0.4, 'Kenyan', 'co.ke', false, 'Ltd', 'Nairobi|Nairobi County|1'],
-  [
-    'ZA',
-    0.5,
-    'South African',
-    'co.za',
-    false,
-    '(Pty) Ltd',
-    'Cape Town|Western Cape|4;Johannesburg|Gauteng|4;Durban|KwaZulu-Natal|0.8;Pretoria|Gauteng|0.8',
-  ],
-  ['EG', 0.3, 'Egyptian', 'com.eg', false, 'S.A.E.', 'Cairo|Cairo|5;Alexandria|Alexandria|1'],
-  ['ID', 0.5, 'Indonesian', 'co.id', false, 'PT', 'Jakarta|Jakarta|6;Bandung|West Java|0.8;Surabaya|East Java|0.6'],
-  ['VN', 0.3, 'Vietnamese', 'vn', false, 'JSC', 'Ho Chi Minh City|Ho Chi Minh City|4;Hanoi|Hanoi|3'],
-  ['MY', 0.3, 'Malaysian', 'com.my', false, 'Sdn Bhd', 'Kuala Lumpur|Federal Territory of Kuala Lumpur|5;Penang|Penang|0.8'],
-  ['TH', 0.3, 'Thai', 'co.th', false, 'Co., Ltd.', 'Bangkok|Bangkok|1'],
-  ['PH', 0.3, 'Philippine', 'com.ph', false, 'Inc.', 'Manila|Metro Manila|3;Makati|Metro Manila|2;Cebu City|Central Visayas|0.6'],
-  ['NZ', 0.3, 'New Zealand', 'co.nz', false, 'Ltd', 'Auckland|Auckland|4;Wellington|Wellington|1.5;Christchurch|Canterbury|0.8'],
-  ['TW', 0.3, 'Taiwanese', 'com.tw', false, 'Co., Ltd.', 'Taipei|Taipei|5;Hsinchu|Hsinchu|1'],
-  ['SA', 0.4, 'Saudi', 'com.sa', false, 'LLC', 'Riyadh|Riyadh Province|5;Jeddah|Makkah Province|1.5'],
-  ['TR', 0.3, 'Turkish', 'com.tr', false, 'A.Ş.', 'Istanbul|Istanbul|6;Ankara|Ankara|1;Izmir|Izmir|0.6'],
-];
-
-const SHORT_COUNTRY_NAMES: Record<string, string> = { US: 'U.S.', GB: 'UK', HK: 'Hong Kong', AE: 'UAE' };
 
 const COUNTRIES: readonly CountryInfo[] = COUNTRY_DATA.map(([code, , demonym, tld, states, legal, places]) => {
   const entries = places.split(';').map((spec) => {
@@ -633,70 +235,16 @@ const COUNTRIES: readonly CountryInfo[] = COUNTRY_DATA.map(([code, , demonym, tl
     tld,
     states,
     legal: legal.split('|'),
-    places: new Table(entries),
+    places: new Weighted(entries),
     placeList: entries.map(([place]) => place),
   };
 });
 
-const COUNTRY_TABLE = new Table(COUNTRIES.map((c, i) => [c, (COUNTRY_DATA[i] as (typeof COUNTRY_DATA)[number])[1]] as const));
+const COUNTRY_TABLE = new Weighted(COUNTRIES.map((c, i) => [c, (COUNTRY_DATA[i] as (typeof COUNTRY_DATA)[number])[1]] as const));
 
 // ---------------------------------------------------------------------------------------------
 // Name material
 // ---------------------------------------------------------------------------------------------
-
-/** Evocative single words used in firm and brand names. */
-const WORDS = (
-  'Acorn Alder Alpine Anchor Apex Arbor Aspen Atlas Aurora Axiom Basalt Beacon Birch Bluestone Boulder Bridgewater Canyon ' +
-  'Cardinal Cascade Catalyst Cedar Clarity Clearwater Cobalt Compass Concord Copper Coral Crescent Crest Crown Cypress Delta ' +
-  'Dune Eagle Elevate Ember Emerald Endeavor Equinox Evergreen Falcon Fathom Fern Firelight Flint Forge Foundry Frontier ' +
-  'Garnet Genesis Glacier Granite Greenfield Grove Harbor Harvest Haven Hawthorn Heron Highland Horizon Hudson Ignite Impetus ' +
-  'Indigo Ironwood Ivy Juniper Kestrel Keystone Kinetic Lantern Laurel Ledger Lighthouse Linden Lodestar Lumen Magnolia Maple ' +
-  'Marble Meadow Meridian Mesa Momentum Monarch Mosaic Nexus Northstar Novus Oakridge Obsidian Onyx Orchard Origin Osprey ' +
-  'Pacific Palisade Paragon Parallel Pinnacle Pioneer Polaris Praxis Prairie Quarry Radiant Raven Redwood Resolute Ridgeline ' +
-  'Riverbend Sable Sapphire Sierra Signal Silverline Slate Solstice Sparrow Spruce Stellar Stonebridge Summit Sycamore ' +
-  'Tamarack Tenacity Terra Threshold Tidewater Timber Torch Trident Tundra Valor Vantage Vector Velocity Veritas Vertex ' +
-  'Vireo Vista Walnut Willow Windward Zenith Alta Amplify Arcadia Artemis Bastion Bedrock Bellwether Blackthorn Brightline ' +
-  'Cairn Calder Caliber Carver Citadel Corvid Cumulus Drumlin Elmstone Everest Fairway Fieldstone Firebrand Foothill ' +
-  'Glasswing Goldcrest Halcyon Headland Helios Heritage Hollis Ironbridge Jetstream Kelp Kingfisher Larkspur Latitude ' +
-  'Longitude Luminary Mariner Midway Millstone Mistral Nautilus Oakhurst Outpost Overland Palomar Pathfinder Peregrine ' +
-  'Quantum Rampart Rockpoint Saltwater Sentinel Sextant Shoreline Skyline Sojourn Steadfast Stirling Sundial Talon ' +
-  'Tributary Trillium Upland Waypoint Westbrook Whitewater Wildflower Woodland Yarrow'
-).split(' ');
-
-const COMPOUND_LEFT = (
-  'Blue Red Black White Silver Golden Green Grey High North South East West Bright Clear Deep First Great Iron Stone Old New ' +
-  'Long Broad Cold Still True Wild Far Open Sun Star Storm Oak Pine Cedar Maple Elm Ash'
-).split(' ');
-
-const COMPOUND_RIGHT = (
-  'Ridge Peak Harbor Bridge Oak Pine Rock Lake River Point Field Gate Hill Brook Stone Water Wood Haven Crest Star Wave Sky ' +
-  'Line Path Bay Cove Creek Falls Forest Glen Grove Island Meadow Mountain Spring Trail Valley Vale Well Wind Hollow Shore Light'
-).split(' ');
-
-/** Syllables for coined brand names ("Brightpath", "DataBridge"). */
-const BRAND_HEAD = (
-  'Blue Bright Clear Cloud Core Data Deep Echo Ever First Flex Flow Fusion Green Hyper Info Insight Iron Key Lead Light Link ' +
-  'Logic Lumi Meta Mind Net Next Nova Omni Open Opti Pay Peak Pixel Prime Pro Pulse Quant Quick Rapid Smart Sol Spark Stack ' +
-  'Star Sun Swift Sync Tech Terra True Uni Up Vita Wave Wise Zen Zip Med Care Bio Gen Agri Aero Auto Fin Edu Geo Hydro Eco ' +
-  'Volt Grid Cyber Secure Shield Trust Astra Beam Bolt Brick Cargo Civic Crypto Dyna Ember Fleet Forge Hive Helio Kin Lab Loop ' +
-  'Maxi Neo North Orbit Path Plan Quest Ray Root Route Sage Scale Scout Signal Snap Sonic Sprout Summit Task Tide True Vast ' +
-  'Vector Verde Vivid Whole Work Yield'
-).split(' ');
-
-const BRAND_TAIL = (
-  'path bridge stack wise ly hub works point field gate line loop mind scale shift sight sphere stream ware wave way base ' +
-  'bit box cast core craft desk dock flow forge frame grid lane leaf lens lift logic mark matic metrics nest nova pilot port ' +
-  'pulse quest rise scope sense spark spring star tide trail tree verse view vine vox yard zone ify io ora ex iq ly sy tix ' +
-  'dash deck fuel gen jet kit lab labs loom mint motion node pad pay peak pod run sail seed ship signal sol spot sync tap ' +
-  'track vault'
-).split(' ');
-
-/** Generic company descriptors; industry-specific ones live with the industries. */
-const GENERIC_DESCRIPTORS = (
-  'Technologies|Systems|Solutions|Labs|Group|Software|Analytics|Networks|Digital|Dynamics|Industries|Global|Interactive|' +
-  'Works|Innovations|Consulting|Services|Holdings|Company|AI|Cloud|Data|Health|Bio|Therapeutics|Robotics|Energy|Logistics|' +
-  'Foods|Media|Studios|Security|Financial|Pay|Commerce|Learning|Mobility|Materials|Manufacturing|Partners|Ventures Studio|HQ'
-).split('|');
 
 const ACRONYM_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -707,8 +255,8 @@ interface NameList {
 }
 
 function nameList(names: readonly string[]): NameList {
-  const kept = [...new Set(names)].filter((name) => slugify(name) !== '');
-  return { names: kept, slugs: kept.map((name) => slugify(name)) };
+  const kept = [...new Set(names)].filter((name) => urlSlug(name) !== '');
+  return { names: kept, slugs: kept.map((name) => urlSlug(name)) };
 }
 
 interface NameGroup {
@@ -747,42 +295,12 @@ function handGroup(female: string, male: string, surnames: string): NameGroup {
   };
 }
 
-let nameGroupsCache: Table<NameGroup> | undefined;
+let nameGroupsCache: Weighted<NameGroup> | undefined;
 
 /** Name groups by locale, weighted roughly like the professional population of the data set. */
-function nameGroups(): Table<NameGroup> {
+function nameGroups(): Weighted<NameGroup> {
   if (nameGroupsCache) return nameGroupsCache;
-  const chinese = handGroup(
-    'Wei Jing Li Xiaoling Mei Yan Hui Ying Xin Yu Fang Lina Jia Qian Ting Xue Ning Lan Hong Min',
-    'Wei Jun Hao Lei Ming Jian Tao Yang Peng Bo Chen Kai Rui Zhen Qiang Feng Yi Long Hua Xiang',
-    'Wang Li Zhang Liu Chen Yang Huang Zhao Wu Zhou Xu Sun Ma Zhu Hu Guo He Lin Gao Luo Zheng Liang Xie Tang Song Feng Deng Han Cao',
-  );
-  const korean = handGroup(
-    'Ji-woo Seo-yeon Min-ji Soo-jin Hye-jin Eun-ji Ji-eun Yuna Da-eun Ha-eun',
-    'Min-jun Seo-jun Ji-ho Hyun-woo Jae-won Sung-min Dong-hyun Joon-ho Tae-yang Woo-jin',
-    'Kim Lee Park Choi Jung Kang Cho Yoon Jang Lim Han Oh Seo Shin Kwon',
-  );
-  const japanese = handGroup(
-    'Yuki Haruka Aoi Sakura Yui Mei Emi Naoko Akiko Rina Mika Ayaka',
-    'Haruto Ren Takumi Hiroshi Kenji Daiki Sota Yuto Kazuki Satoshi Takeshi Ryo',
-    'Sato Suzuki Takahashi Tanaka Watanabe Ito Yamamoto Nakamura Kobayashi Kato Yoshida Yamada Sasaki Matsumoto Inoue Kimura',
-  );
-  const vietnamese = handGroup(
-    'Linh Trang Thao Huong Mai Lan Ngoc Anh Hoa Vy',
-    'Minh Duc Huy Tuan Quang Long Khanh Nam Phong Bao',
-    'Nguyen Tran Le Pham Hoang Phan Vu Dang Bui Do Ho Ngo Duong Ly',
-  );
-  const arabic = handGroup(
-    'Fatima Aisha Layla Noor Mariam Yasmin Sara Rania Huda Leila Dina Salma',
-    'Mohammed Ahmed Omar Ali Youssef Khalid Hassan Karim Tariq Faisal Samir Rami',
-    'Al-Sayed Haddad Khoury Mansour Nasser Hamdan Saleh Farouk Rahman Aziz Qureshi Khan Hussein Ibrahim Mahmoud',
-  );
-  const hebrew = handGroup(
-    'Noa Tamar Yael Maya Shira Michal Adi Talia Roni Liat',
-    'Yonatan Noam Itai Omer Eitan Amit Guy Ori Tal Nadav',
-    'Cohen Levi Mizrahi Peretz Biton Friedman Avraham Katz Shapiro Dahan Golan Ben-David',
-  );
-  nameGroupsCache = new Table<NameGroup>([
+  nameGroupsCache = new Weighted<NameGroup>([
     [groupFromLocale(en), 42],
     [groupFromLocale(en_IN), 10],
     [groupFromLocale(de), 6],
@@ -804,12 +322,12 @@ function nameGroups(): Table<NameGroup> {
     [groupFromLocale(yo_NG), 0.6],
     [groupFromLocale(en_GH), 0.4],
     [groupFromLocale(id_ID), 0.6],
-    [chinese, 5.5],
-    [korean, 1.3],
-    [japanese, 1.4],
-    [vietnamese, 0.9],
-    [arabic, 2],
-    [hebrew, 1],
+    [handGroup(...HAND_NAME_GROUPS.chinese), 5.5],
+    [handGroup(...HAND_NAME_GROUPS.korean), 1.3],
+    [handGroup(...HAND_NAME_GROUPS.japanese), 1.4],
+    [handGroup(...HAND_NAME_GROUPS.vietnamese), 0.9],
+    [handGroup(...HAND_NAME_GROUPS.arabic), 2],
+    [handGroup(...HAND_NAME_GROUPS.hebrew), 1],
   ]);
   return nameGroupsCache;
 }
@@ -822,7 +340,7 @@ interface PersonName {
   slug: string;
 }
 
-function drawPersonName(rng: Rng, groups: Table<NameGroup>): PersonName {
+function drawPersonName(rng: Rng, groups: Weighted<NameGroup>): PersonName {
   const group = groups.pick(rng);
   const female = rng.next() < 0.45;
   const firsts = female ? group.female : group.male;
@@ -929,145 +447,7 @@ function websiteFor(rng: Rng, domainSlug: string, country: CountryInfo, techy: b
 // Investors
 // ---------------------------------------------------------------------------------------------
 
-const INVESTOR_TYPE_TABLE = new Table<InvestorType>([
-  ['vc', 40],
-  ['angel', 20],
-  ['corporate', 10],
-  ['pe', 8],
-  ['accelerator', 7],
-  ['family_office', 6],
-  ['fund', 6],
-  ['government', 3],
-]);
-
-/** Typical round sizes (USD) by stage: the span a check for that stage falls in. */
-const STAGE_CHECK: Record<string, readonly [number, number]> = {
-  'Pre-Seed': [50_000, 750_000],
-  Seed: [250_000, 3_000_000],
-  'Series A': [2_000_000, 15_000_000],
-  'Series B': [8_000_000, 40_000_000],
-  'Series C': [20_000_000, 80_000_000],
-  'Series D+': [40_000_000, 150_000_000],
-  Growth: [25_000_000, 250_000_000],
-  'Late Stage': [50_000_000, 300_000_000],
-  Buyout: [50_000_000, 1_000_000_000],
-};
-
-const STAGE_SETS: Record<InvestorType, ReadonlyArray<readonly [readonly string[], number]>> = {
-  vc: [
-    [['Pre-Seed', 'Seed'], 15],
-    [['Seed'], 10],
-    [['Seed', 'Series A'], 20],
-    [['Pre-Seed', 'Seed', 'Series A'], 8],
-    [['Series A'], 6],
-    [['Series A', 'Series B'], 14],
-    [['Series B', 'Series C'], 5],
-    [['Series A', 'Series B', 'Series C'], 6],
-    [['Seed', 'Series A', 'Series B', 'Series C', 'Growth'], 6],
-    [['Series C', 'Series D+', 'Growth'], 4],
-    [['Series B', 'Series C', 'Growth'], 4],
-    [['Growth'], 2],
-  ],
-  angel: [
-    [['Pre-Seed', 'Seed'], 50],
-    [['Seed'], 25],
-    [['Pre-Seed'], 15],
-    [['Seed', 'Series A'], 10],
-  ],
-  pe: [
-    [['Growth', 'Buyout'], 25],
-    [['Buyout'], 25],
-    [['Growth', 'Late Stage'], 15],
-    [['Growth'], 15],
-    [['Series C', 'Series D+', 'Growth'], 10],
-    [['Late Stage', 'Buyout'], 10],
-  ],
-  corporate: [
-    [['Seed', 'Series A'], 15],
-    [['Series A', 'Series B'], 35],
-    [['Series A', 'Series B', 'Series C'], 20],
-    [['Series B', 'Series C'], 15],
-    [['Series B', 'Series C', 'Growth'], 15],
-  ],
-  accelerator: [
-    [['Pre-Seed'], 40],
-    [['Pre-Seed', 'Seed'], 50],
-    [['Seed'], 10],
-  ],
-  family_office: [
-    [['Seed', 'Series A'], 10],
-    [['Series A', 'Series B'], 20],
-    [['Series B', 'Series C', 'Growth'], 25],
-    [['Growth', 'Late Stage'], 25],
-    [['Growth', 'Buyout'], 10],
-    [['Seed', 'Series A', 'Series B', 'Series C', 'Growth'], 10],
-  ],
-  fund: [
-    [['Series B', 'Series C', 'Growth'], 30],
-    [['Growth'], 25],
-    [['Growth', 'Late Stage'], 20],
-    [['Series A', 'Series B'], 15],
-    [['Seed', 'Series A'], 10],
-  ],
-  government: [
-    [['Pre-Seed', 'Seed'], 30],
-    [['Seed', 'Series A'], 35],
-    [['Pre-Seed', 'Seed', 'Series A'], 15],
-    [['Series A', 'Series B'], 15],
-    [['Growth'], 5],
-  ],
-};
-
-// Focus areas with a base weight and per-type multipliers where a type leans one way.
-const FOCUS_AREAS: ReadonlyArray<readonly [string, number, Partial<Record<InvestorType, number>>?]> = [
-  ['Technology', 10, { pe: 1.5, family_office: 1.5, government: 1.5 }],
-  ['SaaS', 9, { pe: 0.6, government: 0.2 }],
-  ['Enterprise Software', 8, { government: 0.3 }],
-  ['Fintech', 8, { government: 0.5 }],
-  ['Financial Services', 4, { pe: 3, family_office: 2 }],
-  ['Healthcare', 7, { pe: 2, family_office: 2 }],
-  ['Digital Health', 5],
-  ['Biotech', 4, { angel: 0.3, government: 2 }],
-  ['Life Sciences', 3, { government: 2.5, family_office: 1.5 }],
-  ['Medical Devices', 2, { pe: 1.5 }],
-  ['Consumer', 6, { pe: 2, family_office: 2.5 }],
-  ['E-commerce', 4],
-  ['Marketplaces', 4, { pe: 0.3 }],
-  ['AI/ML', 9, { government: 1.5 }],
-  ['Cybersecurity', 5, { government: 1.5 }],
-  ['Developer Tools', 4, { pe: 0.2, family_office: 0.2 }],
-  ['Infrastructure', 3, { pe: 2 }],
-  ['Data & Analytics', 4],
-  ['Deep Tech', 3, { government: 4, angel: 0.5 }],
-  ['Robotics', 2, { government: 2 }],
-  ['Hardware', 2, { angel: 0.5 }],
-  ['Semiconductors', 1, { government: 3 }],
-  ['Climate Tech', 5, { government: 4 }],
-  ['Energy', 2, { pe: 3, government: 2.5 }],
-  ['Sustainability', 2, { family_office: 3, government: 2 }],
-  ['Mobility', 2],
-  ['Logistics', 2, { pe: 3 }],
-  ['Supply Chain', 1.5, { pe: 2 }],
-  ['Real Estate', 1, { family_office: 8, pe: 4 }],
-  ['PropTech', 2],
-  ['EdTech', 3, { government: 1.5 }],
-  ['Media', 1.5, { pe: 2 }],
-  ['Gaming', 2],
-  ['Web3', 2, { pe: 0.1, government: 0.1, family_office: 0.5 }],
-  ['Agtech', 1.5, { government: 3, family_office: 2 }],
-  ['Food & Beverage', 1, { family_office: 4, pe: 3 }],
-  ['Industrial', 1, { pe: 6, family_office: 2, government: 2 }],
-  ['Advanced Manufacturing', 1, { pe: 3, government: 4 }],
-  ['Business Services', 1, { pe: 6, family_office: 2 }],
-  ['Insurtech', 2],
-  ['HR Tech', 2],
-  ['Future of Work', 2],
-  ['Space', 1, { government: 3 }],
-  ['Defense', 0.8, { government: 4 }],
-  ['Telecommunications', 0.8, { pe: 3 }],
-  ['Impact', 1.5, { family_office: 3, government: 2 }],
-  ['Retail', 1, { pe: 4, family_office: 2 }],
-];
+const INVESTOR_TYPE_TABLE = new Weighted(INVESTOR_TYPE_MIX);
 
 const FOCUS_BY_TYPE: Record<InvestorType, ReadonlyArray<readonly [string, number]>> = Object.fromEntries(
   (['vc', 'angel', 'pe', 'corporate', 'accelerator', 'family_office', 'fund', 'government'] as const).map((type) => [
@@ -1076,74 +456,20 @@ const FOCUS_BY_TYPE: Record<InvestorType, ReadonlyArray<readonly [string, number
   ]),
 ) as unknown as Record<InvestorType, ReadonlyArray<readonly [string, number]>>;
 
-/** Parent-company sectors for corporate venture arms, with the focus areas they favour. */
-const CORPORATE_SECTORS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['', ['Technology', 'Enterprise Software', 'AI/ML', 'SaaS']],
-  ['Systems', ['Enterprise Software', 'Infrastructure', 'Cybersecurity', 'AI/ML']],
-  ['Technologies', ['Technology', 'AI/ML', 'Hardware', 'Data & Analytics']],
-  ['Pharma', ['Biotech', 'Life Sciences', 'Digital Health', 'Healthcare']],
-  ['Health', ['Healthcare', 'Digital Health', 'Medical Devices']],
-  ['Energy', ['Energy', 'Climate Tech', 'Sustainability', 'Industrial']],
-  ['Telecom', ['Telecommunications', 'Infrastructure', 'Media', 'AI/ML']],
-  ['Motors', ['Mobility', 'Robotics', 'Advanced Manufacturing', 'Energy']],
-  ['Financial', ['Fintech', 'Financial Services', 'Insurtech', 'Cybersecurity']],
-  ['Bank', ['Fintech', 'Financial Services', 'Data & Analytics']],
-  ['Insurance', ['Insurtech', 'Digital Health', 'Fintech']],
-  ['Foods', ['Food & Beverage', 'Agtech', 'Consumer', 'Supply Chain']],
-  ['Media', ['Media', 'Gaming', 'Consumer', 'AI/ML']],
-  ['Retail', ['Retail', 'E-commerce', 'Consumer', 'Supply Chain']],
-  ['Chemicals', ['Advanced Manufacturing', 'Climate Tech', 'Sustainability', 'Industrial']],
-  ['Electronics', ['Hardware', 'Semiconductors', 'Robotics', 'AI/ML']],
-  ['Logistics', ['Logistics', 'Supply Chain', 'Mobility', 'Robotics']],
-  ['Industries', ['Industrial', 'Advanced Manufacturing', 'Robotics', 'Energy']],
-  ['Group', ['Technology', 'Consumer', 'Fintech', 'Real Estate']],
-];
-
-const FIRM_QUALIFIERS = [
-  'Partners',
-  'Management',
-  'Advisors',
-  'Group',
-  'Global',
-  'International',
-  'Holdings',
-  'Investments',
-  'Europe',
-  'Asia',
-  'Americas',
-  'Nordic',
-];
-
-const ANGEL_BACKGROUNDS = [
-  'former VP Engineering',
-  'former CTO',
-  'former Head of Product',
-  'former COO',
-  'co-founder',
-  'founder',
-  'early employee',
-  'former Chief Revenue Officer',
-  'former VP Marketing',
-  'former CFO',
-  'former Head of Growth',
-  'former General Partner',
-  'former Director of Product',
-];
-
-const STAGE_TABLES = Object.fromEntries(Object.entries(STAGE_SETS).map(([type, sets]) => [type, new Table(sets)])) as Record<
+const STAGE_TABLES = Object.fromEntries(Object.entries(STAGE_SETS).map(([type, sets]) => [type, new Weighted(sets)])) as Record<
   InvestorType,
-  Table<readonly string[]>
+  Weighted<readonly string[]>
 >;
 
 interface InvestorPools {
   surnames: readonly string[];
   surnameSet: ReadonlySet<string>;
   startups: readonly string[];
-  groups: Table<NameGroup>;
+  groups: Weighted<NameGroup>;
 }
 
 function buildInvestorPools(seed: number): InvestorPools {
-  const rng = new Rng(seed, STREAM.investorPools);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.investorPools));
   const surnames = firmSurnames();
   const startups = new Set<string>();
   for (let guard = 0; startups.size < 6000 && guard < 60_000; guard++) {
@@ -1364,7 +690,7 @@ function investorDescription(
 }
 
 export function* generateInvestors(seed: number, count: number, now: Date): Generator<InvestorRecord> {
-  const rng = new Rng(seed, STREAM.investors);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.investors));
   const pools = buildInvestorPools(seed);
   const nowMs = now.getTime();
   const nowYear = now.getUTCFullYear();
@@ -1505,7 +831,7 @@ export function* generateInvestors(seed: number, count: number, now: Date): Gene
     }
 
     // Web presence
-    const nameSlug = slugify(name, '');
+    const nameSlug = urlSlug(name, '');
     let website: string;
     if (type === 'angel' && person) {
       website =
@@ -1514,7 +840,7 @@ export function* generateInvestors(seed: number, count: number, now: Date): Gene
           : `https://www.${uniqueSlug(domains, person.slug.replace(/-/g, ''))}.com`;
     } else {
       let domain = nameSlug;
-      const core = slugify(name.replace(/\b(Capital|Ventures|Venture|Partners|VC|Equity)\b.*$/i, ''), '');
+      const core = urlSlug(name.replace(/\b(Capital|Ventures|Venture|Partners|VC|Equity)\b.*$/i, ''), '');
       const roll = rng.next();
       if (core && core !== nameSlug && roll < 0.12 && (type === 'vc' || type === 'corporate')) domain = `${core}.vc`;
       else if (core && core !== nameSlug && roll < 0.22 && / Capital/.test(name)) domain = `${core}cap`;
@@ -1528,7 +854,7 @@ export function* generateInvestors(seed: number, count: number, now: Date): Gene
         ? null
         : type === 'angel' && person
           ? `https://www.linkedin.com/in/${uniqueSlug(linkedinSlugs, person.slug)}`
-          : `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, slugify(name))}`;
+          : `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, urlSlug(name))}`;
     const twitterNull = type === 'angel' ? 0.4 : type === 'government' || type === 'family_office' ? 0.55 : 0.18;
     let twitterUrl: string | null = null;
     if (rng.next() >= twitterNull) {
@@ -1568,692 +894,9 @@ export function* generateInvestors(seed: number, count: number, now: Date): Gene
 // Job changes
 // ---------------------------------------------------------------------------------------------
 
-// Role families: [relative frequency, variants from most to least common]. Leading variants are the
-// usual spellings; later ones are the abbreviations and phrasings people also put on profiles.
-const ROLE_FAMILIES: ReadonlyArray<readonly [number, readonly string[]]> = [
-  [
-    110,
-    [
-      'Software Engineer',
-      'Software Developer',
-      'Backend Engineer',
-      'Full Stack Engineer',
-      'Frontend Engineer',
-      'Software Engineer II',
-      'Full-Stack Developer',
-      'Backend Developer',
-      'Front-End Developer',
-      'Software Development Engineer',
-      'Mobile Engineer',
-      'iOS Engineer',
-      'Android Engineer',
-      'Platform Engineer',
-      'DevOps Engineer',
-      'Site Reliability Engineer',
-      'Software Engineer III',
-      'Cloud Engineer',
-      'QA Engineer',
-      'Machine Learning Engineer',
-      'Infrastructure Engineer',
-      'Security Engineer',
-      'Front End Engineer',
-      'Fullstack Engineer',
-      'SWE',
-      'SDE II',
-      'SRE',
-      'iOS Developer',
-      'Android Developer',
-      'Software Engineer, Backend',
-      'Software Engineer - Infrastructure',
-      'Embedded Software Engineer',
-      'Firmware Engineer',
-      'Test Automation Engineer',
-      'ML Engineer',
-      'Member of Technical Staff',
-      'Application Security Engineer',
-      'Junior Software Engineer',
-      'Software Engineer (Contract)',
-      'Web Developer',
-    ],
-  ],
-  [
-    65,
-    [
-      'Senior Software Engineer',
-      'Sr. Software Engineer',
-      'Senior Backend Engineer',
-      'Senior Full Stack Engineer',
-      'Senior Frontend Engineer',
-      'Sr Software Engineer',
-      'Senior Software Developer',
-      'Senior DevOps Engineer',
-      'Senior iOS Engineer',
-      'Senior SWE',
-      'Senior SRE',
-      'Sr. SWE',
-      'Senior Machine Learning Engineer',
-      'Senior Software Engineer II',
-      'Lead Software Engineer',
-      'Senior Member of Technical Staff',
-    ],
-  ],
-  [
-    24,
-    [
-      'Staff Engineer',
-      'Tech Lead',
-      'Staff Software Engineer',
-      'Principal Engineer',
-      'Technical Lead',
-      'Engineering Lead',
-      'Lead Engineer',
-      'Principal Software Engineer',
-      'Senior Staff Engineer',
-      'Software Architect',
-      'Architect',
-      'Distinguished Engineer',
-      'TL',
-    ],
-  ],
-  [
-    24,
-    [
-      'Engineering Manager',
-      'Software Engineering Manager',
-      'Senior Engineering Manager',
-      'Eng Manager',
-      'Manager, Software Engineering',
-      'Sr. Engineering Manager',
-      'Engineering Manager, Platform',
-      'Development Manager',
-      'Manager of Engineering',
-      'EM',
-    ],
-  ],
-  [
-    8,
-    [
-      'Director of Engineering',
-      'Director, Engineering',
-      'Engineering Director',
-      'Senior Director of Engineering',
-      'Dir. Engineering',
-      'Sr. Director, Engineering',
-      'Director of Software Engineering',
-    ],
-  ],
-  [6, ['Head of Engineering', 'Head of Eng', 'Head of Platform', 'Head of Software Engineering', 'Head of Infrastructure']],
-  [
-    5,
-    [
-      'VP Engineering',
-      'VP of Engineering',
-      'Vice President, Engineering',
-      'Vice President of Engineering',
-      'VP, Engineering',
-      'VP of Eng',
-      'VP Eng',
-      'SVP Engineering',
-      'Senior Vice President, Engineering',
-    ],
-  ],
-  [
-    4.5,
-    [
-      'Chief Technology Officer',
-      'CTO',
-      'Co-Founder & CTO',
-      'Founder/CTO',
-      'Co-founder and CTO',
-      'CTO & Co-Founder',
-      'Cofounder & CTO',
-      'Interim CTO',
-      'Fractional CTO',
-    ],
-  ],
-  [
-    28,
-    [
-      'Product Manager',
-      'Senior Product Manager',
-      'Sr. Product Manager',
-      'Technical Product Manager',
-      'Associate Product Manager',
-      'Senior PM',
-      'Product Owner',
-      'Group Product Manager',
-      'Principal Product Manager',
-      'PM',
-      'Product Manager II',
-      'Sr Product Manager',
-      'Sr. PM',
-      'Lead Product Manager',
-      'Product Lead',
-      'Staff Product Manager',
-      'APM',
-    ],
-  ],
-  [
-    9,
-    [
-      'Director of Product',
-      'Head of Product',
-      'VP Product',
-      'VP of Product',
-      'Director, Product Management',
-      'Product Director',
-      'Chief Product Officer',
-      'Vice President, Product',
-      'Head of Product Management',
-      'Dir. Product',
-      'Vice President of Product Management',
-      'CPO',
-      'Chief Product & Technology Officer',
-    ],
-  ],
-  [
-    18,
-    [
-      'Product Designer',
-      'Senior Product Designer',
-      'UX Designer',
-      'UI/UX Designer',
-      'Sr. Product Designer',
-      'UX Researcher',
-      'Visual Designer',
-      'Brand Designer',
-      'Graphic Designer',
-      'UX/UI Designer',
-      'User Researcher',
-      'Content Designer',
-      'Staff Product Designer',
-      'UX Writer',
-      'Lead Designer',
-      'Design Lead',
-    ],
-  ],
-  [
-    5,
-    [
-      'Design Manager',
-      'Head of Design',
-      'Director of Design',
-      'VP Design',
-      'Chief Design Officer',
-      'Creative Director',
-      'Head of UX',
-    ],
-  ],
-  [
-    32,
-    [
-      'Data Scientist',
-      'Data Analyst',
-      'Data Engineer',
-      'Senior Data Scientist',
-      'Senior Data Analyst',
-      'Analytics Engineer',
-      'Senior Data Engineer',
-      'Business Intelligence Analyst',
-      'Sr. Data Scientist',
-      'Machine Learning Scientist',
-      'Applied Scientist',
-      'Research Scientist',
-      'BI Analyst',
-      'AI Engineer',
-      'Data Analyst II',
-      'Quantitative Analyst',
-    ],
-  ],
-  [
-    6,
-    [
-      'Head of Data',
-      'Data Science Manager',
-      'Director of Data Science',
-      'Head of Data Science',
-      'Director, Analytics',
-      'Head of AI',
-      'VP Data',
-      'Chief Data Officer',
-      'Head of Analytics',
-      'CDO',
-      'Chief AI Officer',
-      'VP of Data & AI',
-    ],
-  ],
-  [
-    70,
-    [
-      'Account Executive',
-      'Senior Account Executive',
-      'Sales Development Representative',
-      'Account Manager',
-      'Business Development Representative',
-      'Enterprise Account Executive',
-      'Sr. Account Executive',
-      'SDR',
-      'BDR',
-      'Key Account Manager',
-      'Mid-Market Account Executive',
-      'Business Development Manager',
-      'Sales Representative',
-      'Sales Executive',
-      'Inside Sales Representative',
-      'Strategic Account Executive',
-      'Account Executive, EMEA',
-      'Account Executive - Mid Market',
-      'AE',
-      'Partnerships Manager',
-      'BD Manager',
-      'Enterprise AE',
-      'Senior Business Development Manager',
-      'Channel Sales Manager',
-    ],
-  ],
-  [
-    13,
-    [
-      'Solutions Engineer',
-      'Sales Engineer',
-      'Solutions Architect',
-      'Solutions Consultant',
-      'Pre-Sales Consultant',
-      'Senior Solutions Engineer',
-      'Presales Engineer',
-      'Customer Engineer',
-    ],
-  ],
-  [
-    16,
-    [
-      'Sales Manager',
-      'Regional Sales Manager',
-      'Area Sales Manager',
-      'Sales Team Lead',
-      'Senior Sales Manager',
-      'National Sales Manager',
-      'Sales Manager, DACH',
-      'Manager, Sales Development',
-      'SDR Manager',
-    ],
-  ],
-  [
-    13,
-    [
-      'Director of Sales',
-      'Head of Sales',
-      'VP Sales',
-      'Sales Director',
-      'VP of Sales',
-      'Regional Sales Director',
-      'Vice President of Sales',
-      'Head of Business Development',
-      'Head of Partnerships',
-      'Chief Revenue Officer',
-      'Vice President, Sales',
-      'Dir. Sales',
-      'Director, Enterprise Sales',
-      'CRO',
-      'Head of Sales, EMEA',
-      'VP, Global Sales',
-      'SVP Sales',
-      'Chief Commercial Officer',
-      'Chief Business Officer',
-      'Country Manager',
-      'General Manager',
-      'GM, North America',
-      'Head of Sales - APAC',
-    ],
-  ],
-  [
-    40,
-    [
-      'Marketing Manager',
-      'Product Marketing Manager',
-      'Digital Marketing Manager',
-      'Content Marketing Manager',
-      'Senior Marketing Manager',
-      'Marketing Specialist',
-      'Brand Manager',
-      'Performance Marketing Manager',
-      'Demand Generation Manager',
-      'Social Media Manager',
-      'Marketing Coordinator',
-      'Senior Product Marketing Manager',
-      'Field Marketing Manager',
-      'Communications Manager',
-      'PR Manager',
-      'Content Strategist',
-      'SEO Specialist',
-      'SEO Manager',
-      'Marketing Operations Manager',
-      'PMM',
-      'Demand Gen Manager',
-      'Event Manager',
-      'Copywriter',
-      'Marketing Associate',
-    ],
-  ],
-  [
-    11,
-    [
-      'Director of Marketing',
-      'Head of Marketing',
-      'VP Marketing',
-      'Marketing Director',
-      'VP of Marketing',
-      'Chief Marketing Officer',
-      'CMO',
-      'Director, Product Marketing',
-      'Head of Brand',
-      'Vice President, Marketing',
-      'Head of Content',
-      'Dir. Marketing',
-      'Head of Product Marketing',
-      'Director of Demand Generation',
-      'Head of Communications',
-      'Vice President of Marketing',
-      'SVP Marketing',
-    ],
-  ],
-  [
-    9,
-    [
-      'Growth Manager',
-      'Head of Growth',
-      'Growth Lead',
-      'Growth Marketing Manager',
-      'Growth Product Manager',
-      'Lifecycle Marketing Manager',
-      'Director of Growth',
-      'VP Growth',
-      'Growth Engineer',
-      'Growth Analyst',
-      'Growth Marketer',
-      'VP of Growth',
-      'Chief Growth Officer',
-      'Growth Hacker',
-      'Head of Growth Marketing',
-    ],
-  ],
-  [
-    40,
-    [
-      'Customer Success Manager',
-      'Senior Customer Success Manager',
-      'CSM',
-      'Customer Support Specialist',
-      'Technical Account Manager',
-      'Implementation Manager',
-      'Customer Success Associate',
-      'Support Engineer',
-      'Customer Experience Manager',
-      'Technical Support Engineer',
-      'Onboarding Specialist',
-      'Implementation Consultant',
-      'Customer Success Lead',
-      'Sr. CSM',
-      'TAM',
-      'Customer Support Team Lead',
-      'Enterprise Customer Success Manager',
-    ],
-  ],
-  [
-    6,
-    [
-      'Head of Customer Success',
-      'Director of Customer Success',
-      'VP Customer Success',
-      'Head of Support',
-      'VP of Customer Success',
-      'Director, Customer Experience',
-      'Chief Customer Officer',
-      'Head of CX',
-      'Vice President, Customer Success',
-      'CCO',
-    ],
-  ],
-  [
-    36,
-    [
-      'Operations Manager',
-      'Program Manager',
-      'Project Manager',
-      'Technical Program Manager',
-      'Business Operations Manager',
-      'Chief of Staff',
-      'Revenue Operations Manager',
-      'Operations Analyst',
-      'Senior Program Manager',
-      'Sales Operations Manager',
-      'Strategy & Operations Manager',
-      'TPM',
-      'RevOps Manager',
-      'BizOps Manager',
-      'Supply Chain Manager',
-      'Procurement Manager',
-      'Office Manager',
-      'Executive Assistant',
-      'Strategy and Operations Lead',
-      'Operations Associate',
-      'Business Analyst',
-      'Senior Business Analyst',
-    ],
-  ],
-  [
-    8,
-    [
-      'Head of Operations',
-      'Director of Operations',
-      'Chief Operating Officer',
-      'COO',
-      'VP Operations',
-      'VP of Operations',
-      'Operations Director',
-      'Head of Ops',
-      'Vice President, Operations',
-      'Head of Business Operations',
-      'President & COO',
-      'Director, Strategy & Operations',
-    ],
-  ],
-  [
-    22,
-    [
-      'Financial Analyst',
-      'Senior Financial Analyst',
-      'Accountant',
-      'Finance Manager',
-      'FP&A Manager',
-      'Senior Accountant',
-      'Controller',
-      'FP&A Analyst',
-      'Staff Accountant',
-      'Financial Controller',
-      'Assistant Controller',
-      'Corporate Controller',
-      'Treasury Manager',
-      'Tax Manager',
-      'Investor Relations Manager',
-      'Payroll Specialist',
-    ],
-  ],
-  [
-    7,
-    [
-      'Chief Financial Officer',
-      'CFO',
-      'VP Finance',
-      'Head of Finance',
-      'Director of Finance',
-      'Finance Director',
-      'VP of Finance',
-      'Vice President, Finance',
-      'Director, FP&A',
-      'Interim CFO',
-      'Fractional CFO',
-      'Head of Investor Relations',
-      'SVP Finance',
-    ],
-  ],
-  [
-    26,
-    [
-      'Recruiter',
-      'Technical Recruiter',
-      'Talent Acquisition Partner',
-      'Senior Technical Recruiter',
-      'HR Business Partner',
-      'Talent Partner',
-      'HR Manager',
-      'Talent Acquisition Specialist',
-      'People Partner',
-      'People Operations Manager',
-      'HR Generalist',
-      'Recruiting Coordinator',
-      'Sourcer',
-      'HRBP',
-      'People Ops Manager',
-      'Recruiting Manager',
-      'Learning & Development Manager',
-      'Total Rewards Manager',
-      'Senior Recruiter',
-    ],
-  ],
-  [
-    7,
-    [
-      'Head of People',
-      'Head of Talent',
-      'Chief People Officer',
-      'VP People',
-      'Head of Talent Acquisition',
-      'Director of People',
-      'Head of HR',
-      'HR Director',
-      'VP of People',
-      'CHRO',
-      'Director of Talent Acquisition',
-      'Chief Human Resources Officer',
-      'Vice President, People',
-      'VP Talent',
-    ],
-  ],
-  [
-    9,
-    [
-      'General Counsel',
-      'Corporate Counsel',
-      'Legal Counsel',
-      'Senior Counsel',
-      'Associate General Counsel',
-      'Compliance Manager',
-      'Paralegal',
-      'Senior Legal Counsel',
-      'Product Counsel',
-      'Deputy General Counsel',
-      'Compliance Officer',
-      'Head of Legal',
-      'Chief Legal Officer',
-      'GC',
-      'Commercial Counsel',
-      'Privacy Counsel',
-      'Data Protection Officer',
-      'Chief Compliance Officer',
-      'VP Legal',
-      'Director of Legal',
-      'CLO',
-      'VP, Legal',
-    ],
-  ],
-  [
-    11,
-    [
-      'Co-Founder & CEO',
-      'Founder & CEO',
-      'Co-Founder',
-      'Founder',
-      'Co-founder',
-      'Founder/CEO',
-      'CEO & Founder',
-      'Co-founder and CEO',
-      'CEO & Co-Founder',
-      'Cofounder',
-      'Founding Engineer',
-      'Founder & President',
-      'Entrepreneur in Residence',
-      'Founding Product Designer',
-      'Founder, Stealth Startup',
-      'Founding Account Executive',
-      'Stealth Founder',
-      'Founder in Residence',
-      'EIR',
-      'Co-Founder & COO',
-      'Co-Founder & CPO',
-    ],
-  ],
-  [
-    9,
-    [
-      'Chief Executive Officer',
-      'CEO',
-      'President',
-      'Managing Director',
-      'President & CEO',
-      'Advisor',
-      'Board Member',
-      'President and CEO',
-      'Interim CEO',
-      'Executive Director',
-      'MD',
-      'Board Advisor',
-      'Operating Partner',
-      'Venture Partner',
-      'Partner',
-      'Principal',
-      'Executive Chairman',
-      'Non-Executive Director',
-    ],
-  ],
-  [
-    14,
-    [
-      'Consultant',
-      'Senior Consultant',
-      'Associate',
-      'Analyst',
-      'Senior Associate',
-      'Strategy Consultant',
-      'Management Consultant',
-      'Research Analyst',
-      'Intern',
-      'Software Engineering Intern',
-      'Product Management Intern',
-    ],
-  ],
-];
+let roleTableCache: Weighted<string> | undefined;
 
-const ROLE_TAGLINES = [
-  "We're hiring!",
-  'Hiring',
-  'B2B SaaS',
-  'Python | AWS',
-  'Building in stealth',
-  'Ex-FAANG',
-  'MBA',
-  'PhD',
-  'CPA',
-  'PMP',
-  'Angel Investor',
-  'Advisor',
-  'Speaker',
-  'Open to advisory roles',
-];
-
-let roleTableCache: Table<string> | undefined;
-
-function roleTable(): Table<string> {
+function roleTable(): Weighted<string> {
   if (roleTableCache) return roleTableCache;
   const weights = new Map<string, number>();
   for (const [familyWeight, variants] of ROLE_FAMILIES) {
@@ -2263,7 +906,7 @@ function roleTable(): Table<string> {
       weights.set(variant, (weights.get(variant) ?? 0) + (familyWeight * (decay[i] as number)) / sum),
     );
   }
-  roleTableCache = new Table([...weights.entries()]);
+  roleTableCache = new Weighted([...weights.entries()]);
   return roleTableCache;
 }
 
@@ -2277,13 +920,13 @@ function oddCasing(rng: Rng, role: string): string {
 interface CompanyPool {
   names: readonly string[];
   linkedin: readonly string[];
-  table: Table<number>;
+  table: Weighted<number>;
 }
 
 const JOB_COMPANY_POOL_SIZE = 40_000;
 
 function buildCompanyPool(seed: number): CompanyPool {
-  const rng = new Rng(seed, STREAM.jobChangePools);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.jobChangePools));
   const surnames = firmSurnames();
   const taken = new Set<string>();
   const slugs = new Set<string>();
@@ -2296,13 +939,13 @@ function buildCompanyPool(seed: number): CompanyPool {
     const key = withoutLegalSuffix(name).toLowerCase();
     if (taken.has(key)) continue;
     taken.add(key);
-    const slug = slugify(withoutLegalSuffix(name));
+    const slug = urlSlug(withoutLegalSuffix(name));
     if (!slug) continue;
     names.push(name);
     linkedin.push(`https://www.linkedin.com/company/${uniqueSlug(slugs, rng.next() < 0.15 ? slug.replace(/-/g, '') : slug)}`);
   }
   // Employer popularity is heavy-tailed: a few large companies hire constantly, most rarely.
-  const table = new Table(names.map((_, i) => [i, 1 / Math.pow(i + 1, 0.6)] as const));
+  const table = new Weighted(names.map((_, i) => [i, 1 / Math.pow(i + 1, 0.6)] as const));
   return { names, linkedin, table };
 }
 
@@ -2314,7 +957,7 @@ interface KnownPerson {
 }
 
 export function* generateJobChanges(seed: number, count: number, now: Date): Generator<JobChangeRecord> {
-  const rng = new Rng(seed, STREAM.jobChanges);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.jobChanges));
   const companies = buildCompanyPool(seed);
   const roles = roleTable();
   const groups = nameGroups();
@@ -2323,7 +966,7 @@ export function* generateJobChanges(seed: number, count: number, now: Date): Gen
   const windowStart = nowMs - 3 * 365 * DAY;
   // Profile URLs carry a 6-hex suffix that is a bijection of the person number, so they never repeat
   // (for up to 16.7M distinct people per call).
-  const hexMask = new Rng(seed, STREAM.jobChangePools + 1).int(0, 0xffffff);
+  const hexMask = new Rng(mersenneRandomizer(seed, STREAM.jobChangePools + 1)).int(0, 0xffffff);
   const recent: KnownPerson[] = [];
   const RECENT_SIZE = 4096;
   let people = 0;
@@ -2419,460 +1062,6 @@ interface Industry {
   techy: boolean;
 }
 
-// name, category, weight, revenue/employee (k USD), products; audiences; descriptors
-const INDUSTRY_DATA: ReadonlyArray<readonly [string, string, number, number, string, string, string]> = [
-  [
-    'Software Development',
-    'Technology',
-    14,
-    190,
-    'enterprise software solutions|workflow automation software|developer tooling|B2B SaaS platforms|low-code application tools',
-    'modern businesses|mid-market companies|engineering teams|enterprises',
-    'Software|Technologies|Labs|Systems|Cloud|Apps',
-  ],
-  [
-    'IT Services and IT Consulting',
-    'Technology',
-    7,
-    120,
-    'managed IT services|cloud migration services|digital transformation consulting|IT support and infrastructure management',
-    'mid-sized enterprises|public sector organisations|financial institutions',
-    'Consulting|IT Solutions|Technologies|Digital|Services|Group',
-  ],
-  [
-    'Computer and Network Security',
-    'Technology',
-    5,
-    210,
-    'endpoint security software|threat detection and response|identity and access management|cloud security posture management',
-    'security teams|regulated industries|enterprises',
-    'Security|Cyber|Defense|Shield|Secure',
-  ],
-  [
-    'Data Infrastructure and Analytics',
-    'Technology',
-    4,
-    220,
-    'data integration pipelines|real-time analytics platforms|business intelligence software|data observability tools',
-    'data teams|analysts|enterprises',
-    'Data|Analytics|Insights|Metrics',
-  ],
-  [
-    'Artificial Intelligence',
-    'Technology',
-    4,
-    200,
-    'machine learning infrastructure|conversational AI|computer vision software|AI copilots for knowledge workers',
-    'enterprises|product teams|contact centers',
-    'AI|Intelligence|Labs|Machines',
-  ],
-  [
-    'Semiconductor Manufacturing',
-    'Technology',
-    1.2,
-    420,
-    'power semiconductors|RF chipsets|edge AI accelerators|sensor ICs',
-    'device makers|automotive suppliers|industrial OEMs',
-    'Semiconductor|Microsystems|Silicon|Devices',
-  ],
-  [
-    'Computer Hardware',
-    'Technology',
-    1.2,
-    300,
-    'rugged edge computing hardware|storage appliances|networking equipment|IoT gateways',
-    'industrial customers|data centers|telecom operators',
-    'Devices|Systems|Hardware|Electronics',
-  ],
-  [
-    'Internet Marketplace Platforms',
-    'Technology',
-    2.5,
-    260,
-    'B2B procurement marketplaces|online marketplaces for local services|resale marketplaces',
-    'small businesses|consumers|independent sellers',
-    'Market|Marketplace|Exchange|Hub',
-  ],
-  [
-    'Healthcare Technology',
-    'Healthcare',
-    6,
-    180,
-    'patient engagement software|clinical workflow tools|remote patient monitoring|revenue cycle management software',
-    'hospitals|clinics|health systems|payers',
-    'Health|HealthTech|Care|Medical|Clinical',
-  ],
-  [
-    'Hospitals and Health Care',
-    'Healthcare',
-    3,
-    110,
-    'outpatient care services|specialty clinics|home health services',
-    'patients|employers|local communities',
-    'Health|Care|Medical Group|Clinics',
-  ],
-  [
-    'Biotechnology Research',
-    'Healthcare',
-    3,
-    260,
-    'novel antibody therapeutics|gene therapy programs|diagnostic assays|cell therapy platforms',
-    'pharmaceutical partners|clinicians|patients',
-    'Bio|Therapeutics|Biosciences|Genomics',
-  ],
-  [
-    'Pharmaceutical Manufacturing',
-    'Healthcare',
-    1.5,
-    380,
-    'generic pharmaceuticals|specialty drug formulations|contract manufacturing services',
-    'pharmacies|hospitals|drug developers',
-    'Pharma|Pharmaceuticals|Labs',
-  ],
-  [
-    'Medical Equipment Manufacturing',
-    'Healthcare',
-    2,
-    260,
-    'surgical devices|diagnostic imaging equipment|wearable medical devices',
-    'hospitals|surgeons|diagnostic labs',
-    'Medical|Devices|Surgical|MedTech',
-  ],
-  [
-    'Financial Services',
-    'Finance',
-    6,
-    300,
-    'payment processing solutions|wealth management services|lending products|embedded finance infrastructure',
-    'small businesses|consumers|banks|fintech companies',
-    'Financial|Capital|Pay|Finance|Payments',
-  ],
-  [
-    'Banking',
-    'Finance',
-    1.5,
-    380,
-    'digital banking services|commercial lending|treasury management',
-    'small businesses|retail customers|corporates',
-    'Bank|Financial|Trust',
-  ],
-  [
-    'Insurance',
-    'Finance',
-    2.5,
-    340,
-    'commercial insurance products|embedded insurance|claims automation software',
-    'small businesses|brokers|insurers',
-    'Insurance|Assurance|Underwriters|Insure',
-  ],
-  [
-    'Investment Management',
-    'Finance',
-    1.5,
-    450,
-    'portfolio management software|alternative investment products|wealth advisory services',
-    'family offices|asset managers|high-net-worth clients',
-    'Asset Management|Wealth|Investments|Advisors',
-  ],
-  [
-    'Retail',
-    'Consumer',
-    3,
-    140,
-    'specialty retail stores|omnichannel retail experiences|private-label consumer goods',
-    'shoppers|families|outdoor enthusiasts',
-    'Retail|Stores|Goods|Supply',
-  ],
-  [
-    'Online and Mail Order Retail',
-    'Consumer',
-    3,
-    210,
-    'direct-to-consumer products|subscription boxes|online specialty stores',
-    'consumers|pet owners|home cooks',
-    'Shop|Direct|Co|Goods',
-  ],
-  [
-    'Food and Beverage Manufacturing',
-    'Consumer',
-    2.5,
-    230,
-    'plant-based foods|craft beverages|healthy snacks|specialty coffee',
-    'grocery chains|restaurants|consumers',
-    'Foods|Beverages|Kitchen|Brewing',
-  ],
-  [
-    'Consumer Goods',
-    'Consumer',
-    2,
-    220,
-    'home goods|personal care products|sustainable household essentials',
-    'retailers|consumers|families',
-    'Brands|Goods|Home|Essentials',
-  ],
-  [
-    'Apparel and Fashion',
-    'Consumer',
-    1.5,
-    200,
-    'sustainable apparel|performance sportswear|accessories',
-    'fashion retailers|athletes|consumers',
-    'Apparel|Wear|Clothing|Studio',
-  ],
-  [
-    'Industrial Machinery Manufacturing',
-    'Industrial',
-    3,
-    250,
-    'precision machining equipment|industrial pumps and valves|packaging machinery',
-    'manufacturers|food processors|utilities',
-    'Industries|Machinery|Manufacturing|Engineering',
-  ],
-  [
-    'Automation Machinery Manufacturing',
-    'Industrial',
-    2,
-    260,
-    'industrial robotics|warehouse automation systems|machine vision inspection',
-    'manufacturers|logistics operators|automotive plants',
-    'Robotics|Automation|Dynamics|Systems',
-  ],
-  [
-    'Construction',
-    'Industrial',
-    2.5,
-    230,
-    'commercial construction services|modular building systems|construction management software',
-    'developers|municipalities|general contractors',
-    'Construction|Builders|Building Group|Contracting',
-  ],
-  [
-    'Chemical Manufacturing',
-    'Industrial',
-    1.2,
-    400,
-    'specialty chemicals|bio-based materials|coatings and adhesives',
-    'industrial manufacturers|consumer brands|agriculture',
-    'Chemicals|Materials|Polymers',
-  ],
-  [
-    'Aviation and Aerospace Component Manufacturing',
-    'Aerospace & Defense',
-    1.2,
-    280,
-    'aerospace components|satellite subsystems|drone platforms',
-    'aircraft OEMs|space agencies|defense primes',
-    'Aerospace|Aviation|Space|Dynamics',
-  ],
-  [
-    'Defense and Space Manufacturing',
-    'Aerospace & Defense',
-    0.8,
-    300,
-    'defense electronics|launch services|situational awareness software',
-    'defense agencies|allied governments|satellite operators',
-    'Defense|Space|Systems|Technologies',
-  ],
-  [
-    'Renewable Energy',
-    'Energy',
-    3,
-    330,
-    'solar project development|battery storage systems|EV charging infrastructure|wind energy services',
-    'utilities|commercial property owners|municipalities',
-    'Energy|Power|Solar|Renewables|Grid',
-  ],
-  [
-    'Oil and Gas',
-    'Energy',
-    1.2,
-    600,
-    'oilfield services|pipeline inspection|midstream logistics',
-    'energy producers|refiners|utilities',
-    'Energy|Resources|Petroleum|Services',
-  ],
-  [
-    'Utilities',
-    'Energy',
-    1,
-    450,
-    'energy efficiency services|smart metering|water infrastructure services',
-    'households|municipalities|industrial users',
-    'Utilities|Power|Water|Energy',
-  ],
-  [
-    'Environmental Services',
-    'Energy',
-    1.5,
-    200,
-    'carbon accounting software|waste recycling services|environmental consulting',
-    'corporates|municipalities|industrial sites',
-    'Environmental|Climate|Carbon|Recycling',
-  ],
-  [
-    'Media Production',
-    'Media',
-    1.5,
-    180,
-    'branded video content|podcast production|post-production services',
-    'brands|streaming platforms|agencies',
-    'Media|Studios|Productions|Pictures',
-  ],
-  [
-    'Computer Games',
-    'Media',
-    2,
-    250,
-    'mobile games|multiplayer PC games|game development tools',
-    'players|game studios|publishers',
-    'Games|Studios|Interactive|Entertainment',
-  ],
-  [
-    'Advertising Services',
-    'Media',
-    2,
-    200,
-    'performance marketing services|programmatic advertising|influencer marketing campaigns',
-    'consumer brands|e-commerce companies|agencies',
-    'Media|Marketing|Agency|Creative',
-  ],
-  [
-    'Online Audio and Video Media',
-    'Media',
-    1,
-    230,
-    'streaming platforms|creator monetisation tools|video hosting',
-    'creators|publishers|audiences',
-    'Media|Stream|TV|Audio',
-  ],
-  [
-    'Real Estate',
-    'Real Estate',
-    2,
-    260,
-    'commercial property management|residential real estate services|property development',
-    'tenants|investors|homebuyers',
-    'Properties|Realty|Real Estate|Estates',
-  ],
-  [
-    'Real Estate Technology',
-    'Real Estate',
-    1.5,
-    200,
-    'property management software|real estate transaction platforms|smart building technology',
-    'landlords|brokers|property managers',
-    'Homes|Property|Spaces|Living',
-  ],
-  [
-    'E-Learning Providers',
-    'Education',
-    2.5,
-    160,
-    'online learning platforms|corporate training software|language learning apps',
-    'students|employers|schools',
-    'Learning|Academy|Education|Edu',
-  ],
-  [
-    'Education Administration Programs',
-    'Education',
-    1,
-    120,
-    'student information systems|school management software|tutoring services',
-    'schools|universities|parents',
-    'Education|Schools|Learning',
-  ],
-  [
-    'Transportation, Logistics, Supply Chain and Storage',
-    'Transportation',
-    3,
-    210,
-    'freight brokerage|last-mile delivery|warehouse management software|supply chain visibility tools',
-    'shippers|retailers|manufacturers',
-    'Logistics|Freight|Transport|Shipping|Supply Chain',
-  ],
-  [
-    'Motor Vehicle Manufacturing',
-    'Transportation',
-    1,
-    330,
-    'electric commercial vehicles|vehicle components|micromobility vehicles',
-    'fleet operators|automakers|cities',
-    'Motors|Mobility|Automotive|Vehicles',
-  ],
-  [
-    'Airlines and Aviation',
-    'Transportation',
-    0.6,
-    300,
-    'regional air services|aviation maintenance|charter flights',
-    'travellers|cargo shippers|airlines',
-    'Aviation|Air|Airways|Jet',
-  ],
-  [
-    'Telecommunications',
-    'Telecommunications',
-    2,
-    360,
-    'fiber broadband|private 5G networks|unified communications services',
-    'enterprises|households|carriers',
-    'Telecom|Networks|Communications|Connect',
-  ],
-  [
-    'Business Consulting and Services',
-    'Professional Services',
-    3,
-    170,
-    'management consulting|outsourced business services|procurement advisory',
-    'mid-market companies|private equity firms|public sector clients',
-    'Consulting|Advisory|Partners|Group',
-  ],
-  [
-    'Staffing and Recruiting',
-    'Professional Services',
-    1.5,
-    130,
-    'technical recruiting services|contract staffing|executive search',
-    'technology companies|hospitals|manufacturers',
-    'Talent|Staffing|Recruiting|People',
-  ],
-  [
-    'Legal Services',
-    'Professional Services',
-    0.8,
-    220,
-    'legal technology|contract management services|compliance advisory',
-    'law firms|corporate legal teams|compliance officers',
-    'Legal|Law|Compliance',
-  ],
-  [
-    'Farming',
-    'Agriculture',
-    1,
-    180,
-    'vertical farming|precision agriculture services|crop inputs',
-    'growers|grocers|food processors',
-    'Farms|Agri|Harvest|Growers',
-  ],
-  [
-    'Hospitality',
-    'Hospitality',
-    1.5,
-    90,
-    'boutique hotels|hospitality management software|travel experiences',
-    'travellers|hotel operators|event organisers',
-    'Hospitality|Hotels|Travel|Stays',
-  ],
-  [
-    'Restaurants',
-    'Hospitality',
-    1,
-    70,
-    'fast-casual restaurants|restaurant management software|ghost kitchens',
-    'diners|restaurant operators|franchisees',
-    'Kitchen|Eats|Restaurant Group|Dining',
-  ],
-];
-
 const INDUSTRIES: readonly Industry[] = INDUSTRY_DATA.map(([name, category, weight, rpe, products, audiences, descriptors]) => ({
   name,
   category,
@@ -2888,50 +1077,10 @@ const INDUSTRIES: readonly Industry[] = INDUSTRY_DATA.map(([name, category, weig
     name === 'E-Learning Providers',
 }));
 
-const INDUSTRY_TABLE = new Table(INDUSTRIES.map((industry) => [industry, industry.weight] as const));
-
-// Indicator, contribution to the score, prevalence.
-const SIGNAL_INDICATORS: ReadonlyArray<readonly [string, number, number]> = [
-  ['Recent funding round', 6, 10],
-  ['Leadership changes', 10, 12],
-  ['Market consolidation', 11, 10],
-  ['Declining growth', 9, 7],
-  ['Founder departure', 13, 5],
-  ['Strategic partnerships', 7, 10],
-  ['Hiring freeze', 8, 6],
-  ['Patent portfolio growth', 8, 6],
-  ['Competitor acquired', 12, 7],
-  ['Revenue plateau', 9, 6],
-  ['Rapid growth', 6, 8],
-  ['Market expansion', 5, 8],
-  ['Layoffs', 9, 5],
-  ['Board changes', 10, 5],
-  ['Investment bank engaged', 16, 2],
-  ['Down round', 11, 3],
-  ['Late-stage investors seeking exit', 13, 3],
-  ['Debt refinancing', 8, 4],
-  ['Product line divestiture', 10, 3],
-  ['Key customer concentration', 6, 4],
-  ['Executive hires with M&A experience', 12, 3],
-  ['Founder succession planning', 11, 3],
-  ['Cost-cutting initiatives', 7, 5],
-  ['Strategic review announced', 15, 2],
-];
+const INDUSTRY_TABLE = new Weighted(INDUSTRIES.map((industry) => [industry, industry.weight] as const));
 
 const INDICATOR_WEIGHT = new Map(SIGNAL_INDICATORS.map(([name, weight]) => [name, weight]));
 const INDICATOR_ENTRIES = SIGNAL_INDICATORS.map(([name, , prevalence]) => [name, prevalence] as const);
-
-/** Indicators that contradict each other on the same company. */
-const CONFLICTS: ReadonlyArray<readonly [string, string]> = [
-  ['Rapid growth', 'Declining growth'],
-  ['Rapid growth', 'Revenue plateau'],
-  ['Rapid growth', 'Hiring freeze'],
-  ['Rapid growth', 'Layoffs'],
-  ['Rapid growth', 'Cost-cutting initiatives'],
-  ['Recent funding round', 'Down round'],
-  ['Market expansion', 'Cost-cutting initiatives'],
-  ['Market expansion', 'Hiring freeze'],
-];
 
 function compatible(item: string, chosen: readonly string[]): boolean {
   for (const [a, b] of CONFLICTS) {
@@ -2940,14 +1089,7 @@ function compatible(item: string, chosen: readonly string[]): boolean {
   return true;
 }
 
-const INDICATOR_COUNT = new Table<number>([
-  [1, 16],
-  [2, 24],
-  [3, 26],
-  [4, 18],
-  [5, 10],
-  [6, 6],
-]);
+const INDICATOR_COUNT = new Weighted(INDICATOR_COUNT_MIX);
 
 function revenueBand(revenue: number): string {
   if (revenue < 5e6) return '1M-5M';
@@ -2981,7 +1123,7 @@ function acquisitionDescription(
 }
 
 export function* generateAcquisitionSignals(seed: number, count: number, now: Date): Generator<AcquisitionSignalRecord> {
-  const rng = new Rng(seed, STREAM.acquisitions);
+  const rng = new Rng(mersenneRandomizer(seed, STREAM.acquisitions));
   const surnames = firmSurnames();
   const nowMs = now.getTime();
   const nowYear = now.getUTCFullYear();
@@ -3009,9 +1151,9 @@ export function* generateAcquisitionSignals(seed: number, count: number, now: Da
     const dotted = /\.(ai|io|co|app)$/.exec(brand);
     const displayName = !dotted && rng.next() < 0.2 ? `${brand} ${rng.pick(country.legal)}` : brand;
 
-    const domainSlug = uniqueSlug(domains, slugify(dotted ? brand.slice(0, dotted.index) : brand, '') || 'company');
+    const domainSlug = uniqueSlug(domains, urlSlug(dotted ? brand.slice(0, dotted.index) : brand, '') || 'company');
     const website = dotted ? `https://${domainSlug}.${dotted[1]}` : websiteFor(rng, domainSlug, country, industry.techy);
-    const linkedinUrl = `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, rng.next() < 0.25 ? domainSlug : slugify(brand))}`;
+    const linkedinUrl = `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, rng.next() < 0.25 ? domainSlug : urlSlug(brand))}`;
 
     // Size: 10 to 5,000 employees, log-normal around ~90, most of them small.
     let employeeCount = Math.round(90 * Math.exp(1.35 * rng.normal()));

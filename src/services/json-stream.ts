@@ -3,6 +3,11 @@
 // strings, escapes and nesting. Records are decoded from bytes only once complete, so a
 // character split across two chunks is never broken. Pull-based: push() a chunk, then call
 // next() until it returns undefined, so the caller can pause (await a write) between records.
+//
+// Hand-written rather than stream-json (3.8): that one reports no line numbers, assembles a record
+// whatever its size, and stops at the first malformed element of an array, where an import reports
+// the record and goes on. On ~3 KB records it also ran 1.3x slower on NDJSON, and 3.7x slower with
+// twice the peak memory on a JSON array.
 
 export type InputFormat = 'ndjson' | 'json';
 

@@ -1,6 +1,6 @@
 import type { Tier } from '../config.js';
 import type { Queryable } from '../db/port.js';
-import { findKeyIdentity } from '../db/queries/accounts.js';
+import { findKeyIdentity } from '../db/queries/api-keys.js';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
 
 export interface Principal {

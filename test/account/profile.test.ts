@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setAccountTier, setV1RateLimit } from '../../src/db/queries/accounts.js';
-import { nextRefill } from '../../src/services/web-accounts.js';
+import { nextRefill } from '../../src/services/accounts.js';
 import { niceScale } from '../../src/web/chart.js';
 import { formatDate } from '../../src/web/format.js';
 import { describeEach, type TestContext } from '../helpers.js';

@@ -14,7 +14,7 @@ import type { Database } from '../../src/db/port.js';
 import { CreditMeter } from '../../src/services/credits.js';
 import { KeyVerifier } from '../../src/services/key-verifier.js';
 import { UsageRecorder } from '../../src/services/usage.js';
-import type { WebLimits } from '../../src/services/web-accounts.js';
+import type { WebLimits } from '../../src/services/accounts.js';
 import { describeEach, makeKey, testConfig, type Backend, type TestContext } from '../helpers.js';
 import { alertText, csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 

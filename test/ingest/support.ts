@@ -2,7 +2,7 @@
 import { Readable, Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
-import type { Database, Queryable } from '../../src/db/port.js';
+import type { Database, Transaction } from '../../src/db/port.js';
 import { ingest, type IngestOptions, type IngestReport } from '../../src/services/ingest.js';
 import { startApp, type Backend } from '../helpers.js';
 
@@ -16,7 +16,8 @@ export class WriteProbe {
 
   /** The database with every transaction's statements counted. */
   wrap(db: Database): Database {
-    const count = (tx: Queryable): Queryable => ({
+    const count = (tx: Transaction): Transaction => ({
+      exec: (sql) => tx.exec(sql),
       query: async <T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> => {
         const rows = await tx.query<T>(sql, params);
         const first = rows[0] as { inserted?: unknown; updated?: unknown } | undefined;

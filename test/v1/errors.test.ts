@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/port.js';
-import { revokeApiKey } from '../../src/db/queries/accounts.js';
+import { revokeApiKey } from '../../src/db/queries/api-keys.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { backends, describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
 

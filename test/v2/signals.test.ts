@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { revokeApiKey } from '../../src/db/queries/accounts.js';
+import { revokeApiKey } from '../../src/db/queries/api-keys.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import {

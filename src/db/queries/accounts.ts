@@ -1,3 +1,5 @@
+// SQL of accounts: the operator's commands (create on first key, tier, v1 limit, listing) and the
+// account pages (password sign-up and sign-in, the profile).
 import type { Queryable } from '../port.js';
 import type { Tier } from '../../config.js';
 
@@ -8,30 +10,18 @@ export interface AccountRow {
   created_at: string;
 }
 
-export interface ApiKeyRow {
-  id: string;
-  account_id: number;
-  name: string;
-  prefix: string;
-  last4: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  expires_at: string | null;
+export interface LoginAccount {
+  id: number;
+  password_hash: string | null;
 }
 
-/** What request authentication needs about a key, in one indexed lookup. */
-export interface KeyIdentity {
-  key_id: string;
-  account_id: number;
+export interface ProfileAccount {
+  id: number;
+  email: string;
   tier: Tier;
   v1_rate_limit: number | null;
-  revoked_at: string | null;
-  expires_at: string | null;
+  created_at: string;
 }
-
-const KEY_COLUMNS = `k.id, k.account_id::int AS account_id, k.name, k.prefix, k.last4, k.created_at::text,
-  k.last_used_at::text, k.revoked_at::text, k.expires_at::text`;
 
 export async function upsertAccount(db: Queryable, email: string, tier?: Tier): Promise<AccountRow> {
   const rows = await db.query<AccountRow>(
@@ -43,57 +33,30 @@ export async function upsertAccount(db: Queryable, email: string, tier?: Tier): 
   return rows[0]!;
 }
 
-export async function findAccountByEmail(db: Queryable, email: string): Promise<AccountRow | undefined> {
-  const rows = await db.query<AccountRow>('SELECT id::int, email, tier, created_at::text FROM accounts WHERE email = $1', [
-    email,
-  ]);
+/**
+ * Creates an account with a password, or nothing when the email is taken (by a web sign-up
+ * or by the CLI): ON CONFLICT keeps two concurrent sign-ups from both succeeding.
+ */
+export async function insertPasswordAccount(db: Queryable, email: string, passwordHash: string): Promise<number | undefined> {
+  const rows = await db.query<{ id: number }>(
+    `INSERT INTO accounts (email, password_hash) VALUES ($1, $2)
+     ON CONFLICT (email) DO NOTHING RETURNING id::int`,
+    [email, passwordHash],
+  );
+  return rows[0]?.id;
+}
+
+export async function findLoginAccount(db: Queryable, email: string): Promise<LoginAccount | undefined> {
+  const rows = await db.query<LoginAccount>('SELECT id::int, password_hash FROM accounts WHERE email = $1', [email]);
   return rows[0];
 }
 
-export async function insertApiKey(
-  db: Queryable,
-  key: { id: string; accountId: number; name: string; hash: string; prefix: string; last4: string },
-): Promise<ApiKeyRow> {
-  const rows = await db.query<ApiKeyRow>(
-    `INSERT INTO api_keys AS k (id, account_id, name, key_hash, prefix, last4)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
-    [key.id, key.accountId, key.name, key.hash, key.prefix, key.last4],
-  );
-  return rows[0]!;
-}
-
-export async function findKeyIdentity(db: Queryable, hash: string): Promise<KeyIdentity | undefined> {
-  const rows = await db.query<KeyIdentity>(
-    `SELECT k.id AS key_id, k.account_id::int AS account_id, a.tier, a.v1_rate_limit, k.revoked_at::text, k.expires_at::text
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE k.key_hash = $1`,
-    [hash],
+export async function findProfileAccount(db: Queryable, accountId: number): Promise<ProfileAccount | undefined> {
+  const rows = await db.query<ProfileAccount>(
+    'SELECT id::int, email, tier, v1_rate_limit, created_at::text FROM accounts WHERE id = $1',
+    [accountId],
   );
   return rows[0];
-}
-
-export async function listApiKeys(db: Queryable, email?: string): Promise<(ApiKeyRow & { email: string })[]> {
-  return db.query<ApiKeyRow & { email: string }>(
-    `SELECT ${KEY_COLUMNS}, a.email
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE $1::text IS NULL OR a.email = $1
-      ORDER BY a.email, k.created_at, k.id`,
-    [email ?? null],
-  );
-}
-
-/** Revokes a key; returns false when no such key exists. Idempotent for revoked keys. */
-export async function revokeApiKey(db: Queryable, keyId: string): Promise<{ key_hash: string } | undefined> {
-  const rows = await db.query<{ key_hash: string }>(
-    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING key_hash`,
-    [keyId],
-  );
-  return rows[0];
-}
-
-export async function touchApiKeys(db: Queryable, keyIds: string[]): Promise<void> {
-  if (keyIds.length === 0) return;
-  await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::text[])', [keyIds]);
 }
 
 /** Resolves an operator's reference to an account: its email, numeric id, or one of its key ids. */

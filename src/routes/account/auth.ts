@@ -1,8 +1,9 @@
 // /signup, /login and /logout.
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createSession, endSession } from '../../services/sessions.js';
-import { logIn, signUp, type FormProblem } from '../../services/web-accounts.js';
+import { logIn, signUp } from '../../services/accounts.js';
+import type { FormProblem } from '../../services/outcomes.js';
+import { createSession, endSession } from '../../services/web-sessions.js';
 import { loginPage, logoutPage, signupPage } from '../../web/pages/auth.js';
 import { CSRF_PROBLEM, CSRF_STATUS, loginNotice, PROBLEM_STATUS, pageContext, sendPage, type WebDeps } from './context.js';
 import {
@@ -12,7 +13,7 @@ import {
   requestSession,
   sessionCsrfValid,
   setSessionCookie,
-} from './session.js';
+} from './cookies.js';
 
 // Bounds well above any real value: the services give the precise messages.
 const CredentialsBody = Type.Object({

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../app.js';
-import type { FormProblem, WebLimits } from '../../services/web-accounts.js';
+import type { WebLimits } from '../../services/accounts.js';
+import type { FormProblem } from '../../services/outcomes.js';
 import type { Assets } from '../../web/assets.js';
 import type { PageContext } from '../../web/layout.js';
 import { loginPage } from '../../web/pages/auth.js';
-import { clearSessionCookie, issueFormCsrf, type RequestSession } from './session.js';
+import { clearSessionCookie, issueFormCsrf, type RequestSession } from './cookies.js';
 
 /** The shared services the account pages use (and nothing more). */
 export type AccountServices = Pick<AppServices, 'config' | 'db' | 'keys' | 'credits' | 'usage' | 'rateLimitStore'>;

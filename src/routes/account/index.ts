@@ -6,14 +6,15 @@ import helmet from '@fastify/helmet';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseUnavailableError } from '../../db/port.js';
 import { loadPasswordEstimator } from '../../services/passwords.js';
-import { DEFAULT_SESSION_TTL_MS } from '../../services/sessions.js';
-import { DEFAULT_ROLL_GRACE_MS, DEFAULT_WEB_LIMITS, type WebLimits } from '../../services/web-accounts.js';
+import { DEFAULT_WEB_LIMITS, type WebLimits } from '../../services/accounts.js';
+import { DEFAULT_ROLL_GRACE_MS } from '../../services/api-keys.js';
+import { DEFAULT_SESSION_TTL_MS } from '../../services/web-sessions.js';
 import { loadAssets } from '../../web/assets.js';
 import { errorPage } from '../../web/pages/errors.js';
 import { authRoutes } from './auth.js';
 import { pageContext, sendPage, type AccountServices, type WebDeps } from './context.js';
 import { profileRoutes } from './profile.js';
-import { requestSession, type RequestSession } from './session.js';
+import { requestSession, type RequestSession } from './cookies.js';
 
 export interface AccountRoutesOptions {
   /** Signs the session and form cookies; at least 32 characters, the same on every instance. */

@@ -2,21 +2,15 @@
 // signed-in account's own keys first: another account's key id is a 404, never a change.
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  createKey,
-  findOwnKey,
-  loadProfile,
-  revokeKey,
-  rollKey,
-  type AccountKey,
-  type FormProblem,
-} from '../../services/web-accounts.js';
+import { loadProfile } from '../../services/accounts.js';
+import { createKey, findOwnKey, revokeKey, rollKey, type AccountKey } from '../../services/api-keys.js';
+import type { FormProblem } from '../../services/outcomes.js';
 import { accountPage, type NewKeyView } from '../../web/pages/account.js';
 import { errorPage } from '../../web/pages/errors.js';
 import { homePage } from '../../web/pages/home.js';
 import { confirmKeyActionPage, type KeyAction } from '../../web/pages/keys.js';
 import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signInFirst, type WebDeps } from './context.js';
-import { requestSession, sessionCsrfValid, type SignedInSession } from './session.js';
+import { requestSession, sessionCsrfValid, type SignedInSession } from './cookies.js';
 
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) });
 const CreateKeyBody = Type.Object({

@@ -1,5 +1,7 @@
 // The profile page: plan and limits, credits, keys, usage and a quick start.
-import { isUsable, type AccountKey, type FormProblem, type KeyStatus, type Profile } from '../../services/web-accounts.js';
+import type { Profile } from '../../services/accounts.js';
+import { isUsable, type AccountKey, type KeyStatus } from '../../services/api-keys.js';
+import type { FormProblem } from '../../services/outcomes.js';
 import { usageCharts } from '../chart.js';
 import { formatDate, formatDateTime, formatNumber, isoTime, relativeTime, shortWindow } from '../format.js';
 import { html, type SafeHtml } from '../html.js';

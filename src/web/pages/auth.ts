@@ -1,7 +1,8 @@
 // Sign-up, sign-in and sign-out pages. A refused form comes back with its message and the
 // email as typed (escaped); a password is never echoed.
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../services/passwords.js';
-import { EMAIL_MAX_LENGTH, type FormProblem } from '../../services/web-accounts.js';
+import { EMAIL_MAX_LENGTH } from '../../services/accounts.js';
+import type { FormProblem } from '../../services/outcomes.js';
 import { html, type SafeHtml } from '../html.js';
 import { alert, csrfInput, layout, type PageContext } from '../layout.js';
 

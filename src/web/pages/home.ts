@@ -1,5 +1,5 @@
 import { TIERS, type Config, type Tier } from '../../config.js';
-import { MAX_USABLE_KEYS } from '../../services/web-accounts.js';
+import { MAX_USABLE_KEYS } from '../../services/api-keys.js';
 import { formatNumber, perWindow } from '../format.js';
 import { html } from '../html.js';
 import { layout, type PageContext } from '../layout.js';

@@ -1,6 +1,6 @@
 // Confirmation pages for the two irreversible key actions. They make the actions work without
 // JavaScript (a link to a page with a POST form) and say what will happen before it does.
-import { isUsable, type AccountKey } from '../../services/web-accounts.js';
+import { isUsable, type AccountKey } from '../../services/api-keys.js';
 import { formatDuration } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { alert, csrfInput, layout, type PageContext } from '../layout.js';

@@ -2,7 +2,7 @@
 // before there is a session (sign-up, sign-in). Both are signed, HttpOnly and SameSite=Lax.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/port.js';
-import { randomToken, readSession, sameSecret, type SessionState } from '../../services/sessions.js';
+import { randomToken, readSession, sameSecret, type SessionState } from '../../services/web-sessions.js';
 import { CSRF_FIELD, type Viewer } from '../../web/layout.js';
 
 export const SESSION_COOKIE = 'ds_session';

@@ -1,6 +1,8 @@
+// Sign-in sessions of the account pages: one is created at sign-in, read on every page and ended
+// at sign-out; the browser holds the token (in a cookie, see routes/account/cookies.ts).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/port.js';
-import { deleteStaleSessions, findSession, insertSession, revokeSession } from '../db/queries/web.js';
+import { deleteStaleSessions, findSession, insertSession, revokeSession } from '../db/queries/web-sessions.js';
 
 /** Sessions last 7 days from sign-in, however active: a fixed lifetime needs no write per page view. */
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
