@@ -6,7 +6,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database, Queryable, Row } from '../src/db/port.js';
-import { findAccountByEmail } from '../src/db/queries/accounts.js';
+import { findAccountByReference } from '../src/db/queries/accounts.js';
 import { adjustCredits } from '../src/db/queries/credits.js';
 import type { AcquisitionsQuery, InvestorsQuery, JobChangesQuery } from '../src/schemas/v2.js';
 import { ResultCache } from '../src/services/result-cache.js';
@@ -60,7 +60,7 @@ const BENCH_CREDITS = 1_000_000_000;
 /** An enterprise key whose account is funded with the operator's own command (`keys credits --set`). */
 export async function fundedBenchKey(db: Database): Promise<string> {
   const key = await createBenchKey(db);
-  const account = await findAccountByEmail(db, BENCH_EMAIL);
+  const account = await findAccountByReference(db, BENCH_EMAIL);
   if (!account || (await adjustCredits(db, account.id, { set: BENCH_CREDITS })) === undefined) {
     throw new Error(`no account ${BENCH_EMAIL}`);
   }
