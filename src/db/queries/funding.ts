@@ -55,8 +55,3 @@ export const upsertFundingRows = upserter<FundingRow>({
     { name: 'doc', type: 'text' },
   ],
 });
-
-export async function countFunding(db: Queryable): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM funding_rounds');
-  return rows[0]!.n;
-}

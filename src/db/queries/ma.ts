@@ -48,8 +48,3 @@ export const upsertMaRows = upserter<MaRow>({
     { name: 'doc', type: 'text' },
   ],
 });
-
-export async function countMa(db: Queryable): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM ma_deals');
-  return rows[0]!.n;
-}
