@@ -1,6 +1,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Dependencies point one way: routes → services (and the datasets) → db. A module may import
+// from its own layer and the layers below it, never from one above; these patterns name, per
+// folder, the imports that would point back up.
+const ABOVE_SERVICES = '(^|/)(http|routes|cli|web)/|(^|/)(app|server|dependencies)\\.js$';
+const layer = (message, regex) => ({ 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] });
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'bench/.work/', 'test-output/'] },
   js.configs.recommended,
@@ -10,5 +16,37 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['src/db/**/*.ts'],
+    rules: layer(
+      'db/ is the bottom layer: it imports nothing from the datasets, services, HTTP or routes.',
+      `(^|/)(datasets|services|infra)/|${ABOVE_SERVICES}`,
+    ),
+  },
+  {
+    files: ['src/services/**/*.ts', 'src/datasets/**/*.ts', 'src/infra/**/*.ts'],
+    rules: layer(
+      'services, datasets and infra are framework-free: they import nothing from HTTP, routes, the CLI or the app.',
+      ABOVE_SERVICES,
+    ),
+  },
+  {
+    files: ['src/schemas/**/*.ts'],
+    rules: layer('schemas/ imports only TypeBox and other schemas.', '^(?!@sinclair/typebox(/|$)|\\./)'),
+  },
+  {
+    files: ['src/http/**/*.ts'],
+    rules: layer(
+      'http/ holds cross-cutting plugins: it imports no route and not the app.',
+      '(^|/)routes/|(^|/)(app|server)\\.js$',
+    ),
+  },
+  {
+    files: ['src/routes/**/*.ts'],
+    rules: layer(
+      'Routes get their dependencies through plugin options (src/dependencies.ts), never from the app.',
+      '(^|/)(app|server)\\.js$',
+    ),
   },
 );

@@ -1,6 +1,6 @@
 import type { Queryable } from '../src/db/port.js';
 import type { FundingQuery, MaQuery } from '../src/schemas/v1.js';
-import type { ResultCache } from '../src/services/result-cache.js';
+import type { PageResultCache } from '../src/db/page-results.js';
 import { listFundingRounds } from '../src/services/funding.js';
 import { listMergers } from '../src/services/mergers.js';
 
@@ -11,7 +11,7 @@ export interface Scenario {
   path: string;
   p99TargetMs: number;
   /** The service call the route makes for that query string. */
-  callService: (db: Queryable, cache: ResultCache) => Promise<unknown>;
+  callService: (db: Queryable, cache: PageResultCache) => Promise<unknown>;
 }
 
 /** Values present in the generated data (see src/seed/v1-generator.ts). */

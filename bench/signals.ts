@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database, Queryable, Row } from '../src/db/port.js';
 import type { AcquisitionsQuery, InvestorsQuery, JobChangesQuery } from '../src/schemas/v2.js';
-import { ResultCache } from '../src/services/result-cache.js';
+import { PageResultCache } from '../src/db/page-results.js';
 import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../src/services/signals.js';
 import { createBenchKey, postgresVersion, type Dataset } from './database.js';
 import { runDriverFloor, steadyStateQueries, type RecordedQuery } from './driver.js';
@@ -302,7 +302,7 @@ async function measureServer(ctx: Context, scenarios: Scenario[], pageCacheMb: s
 }
 
 /** Records every statement one service call sends. */
-async function recordCall(db: Queryable, scenario: Scenario, cache: ResultCache) {
+async function recordCall(db: Queryable, scenario: Scenario, cache: PageResultCache) {
   const recorded: RecordedQuery[] = [];
   const recorder: Queryable = {
     query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
@@ -328,7 +328,7 @@ async function planSummary(db: Database, statement: RecordedQuery): Promise<stri
 
 async function driverAndPlans(ctx: Context, scenario: Scenario, runs: { cached: ServedRun; uncached: ServedRun }) {
   // First call: the cold statement (page and exact count); second call: the page statement with the count cached.
-  const { recorded: coldStatements, page } = await recordCall(ctx.db, scenario, new ResultCache(0));
+  const { recorded: coldStatements, page } = await recordCall(ctx.db, scenario, new PageResultCache(0));
   const pageStatements = await steadyStateQueries(ctx.db, scenario, 0);
   await waitForQuiet();
   const driver = await runDriverFloor(pageStatements, {

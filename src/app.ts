@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { V1_SHARED_SCHEMAS, V1Error } from './schemas/v1.js';
-import { ResultCache } from './services/result-cache.js';
+import { PageResultCache } from './db/page-results.js';
 import { KeyVerifier } from './services/key-verifier.js';
 import { v1Routes } from './routes/v1/index.js';
 import { v2Routes } from './routes/v2/index.js';
@@ -17,33 +17,18 @@ import { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
 import { UsageRecorder } from './services/usage.js';
 import { loadPasswordEstimator } from './services/passwords.js';
 import { Metrics } from './infra/metrics.js';
-import { operations, requestId, type Lifecycle } from './http/operations.js';
+import { operations, requestId } from './http/operations.js';
+import type { AppServices, Lifecycle } from './dependencies.js';
 import { v1ErrorShape, v2ErrorShape } from './http/family.js';
 import { registerDocs } from './http/docs.js';
 
-/** What the routes need, built once per app. */
-export interface AppServices {
-  config: Config;
-  db: Database;
-  keys: KeyVerifier;
-  counts: ResultCache;
-  credits: CreditMeter;
-  /** Undefined when rate limits are switched off. */
-  limiter: RateLimiter | undefined;
-  /** Undefined when the failed-authentication limit is switched off. */
-  authFailures: AuthFailureLimiter | undefined;
-  /** Where windows live (Redis shared, or memory); also used for login-attempt limits. */
-  rateLimitStore: RateLimitStore;
-  usage: UsageRecorder;
-  metrics: Metrics;
-  lifecycle: Lifecycle;
-}
+export type { AppServices, Lifecycle };
 
 export interface AppOptions {
   config: Config;
   db: Database;
   /** Overrides for tests (e.g. a key verifier with a fake clock). */
-  services?: Partial<Pick<AppServices, 'keys' | 'counts'>>;
+  services?: Partial<Pick<AppServices, 'keys' | 'pageResults'>>;
   /** Where rate-limit windows live; by default Redis (REDIS_URL) with a memory fallback, else memory. */
   rateLimitStore?: RateLimitStore;
   /** Shared with the server, which marks it draining on shutdown. */
@@ -125,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     db,
     keys: options.services?.keys ?? new KeyVerifier(db, config.keyCacheMs),
-    counts: options.services?.counts ?? new ResultCache(config.pageCacheBytes),
+    pageResults: options.services?.pageResults ?? new PageResultCache(config.pageCacheBytes),
     credits: new CreditMeter(db, config.credits),
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
     authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { openOperatorChannel, type OperatorChannel } from './cli/channel.js';
-import type { Lifecycle } from './http/operations.js';
+import type { Lifecycle } from './dependencies.js';
 import { startInbox } from './services/inbox.js';
 import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, QueryTimeoutError } from '../db/port.js';
-import { ApiError, ERROR_STATUS } from './errors.js';
+import { ApiError, ERROR_STATUS } from '../services/errors.js';
 import { describeValidationError } from './validation.js';
 
 /** How one API family writes its error bodies. */

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.js';
+import type { AppServices, Lifecycle } from '../dependencies.js';
 import { EventLoopMonitor } from '../infra/event-loop-monitor.js';
 import { loadAssets } from '../web/assets.js';
 import { overloadedPage } from '../web/pages/errors.js';
 import { v1ErrorShape, v2ErrorShape, type ErrorShape } from './family.js';
-
-/** Lifecycle state the server changes and the readiness probe reports. */
-export interface Lifecycle {
-  draining: boolean;
-}
 
 export const MAX_URL_LENGTH = 4096;
 

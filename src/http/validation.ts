@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { DATE_RANGE } from '../schemas/common.js';
-import { invalidParameter } from './errors.js';
+import { invalidParameter } from '../services/errors.js';
 
 interface AjvLikeError extends FastifySchemaValidationError {
   keyword: string;

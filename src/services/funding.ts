@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/port.js';
 import { listFunding, type FundingRow } from '../db/queries/funding.js';
 import type { FundingParams, FundingQuery, FundingRecord } from '../schemas/v1.js';
-import type { ResultCache } from './result-cache.js';
+import type { PageResultCache } from '../db/page-results.js';
 import { labelKey, slugify, splitList } from './normalize.js';
 import { companyFilter, companyKeys, pageOffset, V1_PAGE_SIZE } from './v1-filters.js';
 
@@ -14,11 +14,15 @@ export interface V1Page<P> {
   perPage: number;
 }
 
-export async function listFundingRounds(db: Queryable, counts: ResultCache, query: FundingQuery): Promise<V1Page<FundingParams>> {
+export async function listFundingRounds(
+  db: Queryable,
+  pageResults: PageResultCache,
+  query: FundingQuery,
+): Promise<V1Page<FundingParams>> {
   const rounds = splitList(query.round);
   const filter = { ...companyFilter(query), roundKeys: rounds.map(labelKey), minAmount: query.amount };
   const { page, offset } = pageOffset(query.page);
-  const result = await listFunding(db, counts, filter, V1_PAGE_SIZE, offset);
+  const result = await listFunding(db, pageResults, filter, V1_PAGE_SIZE, offset);
   return {
     params: {
       category: splitList(query.category),

@@ -3,12 +3,12 @@ import { listMa, type MaRow } from '../db/queries/ma.js';
 import type { DealStatus, MaParams, MaQuery, MaRecord } from '../schemas/v1.js';
 
 export type { DealStatus };
-import type { ResultCache } from './result-cache.js';
+import type { PageResultCache } from '../db/page-results.js';
 import type { V1Page } from './funding.js';
 import { slugify, splitList } from './normalize.js';
 import { companyFilter, companyKeys, pageOffset, V1_PAGE_SIZE } from './v1-filters.js';
 
-export async function listMergers(db: Queryable, counts: ResultCache, query: MaQuery): Promise<V1Page<MaParams>> {
+export async function listMergers(db: Queryable, pageResults: PageResultCache, query: MaQuery): Promise<V1Page<MaParams>> {
   const filter = {
     ...companyFilter(query),
     minAmount: query.amount,
@@ -16,7 +16,7 @@ export async function listMergers(db: Queryable, counts: ResultCache, query: MaQ
     acquirerContains: query.acquiring_company?.trim().toLowerCase(),
   };
   const { page, offset } = pageOffset(query.page);
-  const result = await listMa(db, counts, filter, V1_PAGE_SIZE, offset);
+  const result = await listMa(db, pageResults, filter, V1_PAGE_SIZE, offset);
   return {
     params: {
       category: splitList(query.category),

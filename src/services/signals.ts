@@ -9,7 +9,7 @@ import {
   type InvestorRow,
   type JobChangeRow,
 } from '../db/queries/signals.js';
-import { invalidParameter } from '../http/errors.js';
+import { invalidParameter } from './errors.js';
 import {
   INVESTOR_TYPES,
   type AcquisitionSignalRecord,
@@ -19,7 +19,7 @@ import {
   type JobChangeRecord,
   type JobChangesQuery,
 } from '../schemas/v2.js';
-import type { ResultCache } from './result-cache.js';
+import type { PageResultCache } from '../db/page-results.js';
 import { countryKey, isIsoCountryCode } from './countries.js';
 import { labelKey, splitList, urlKey } from './normalize.js';
 import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from './role-classifier.js';
@@ -89,13 +89,13 @@ const searchText = (parts: (string | null | undefined)[]) =>
 
 // ---------- investors ----------
 
-export function listInvestorSignals(db: Queryable, counts: ResultCache, query: InvestorsQuery): Promise<SignalPage> {
+export function listInvestorSignals(db: Queryable, pageResults: PageResultCache, query: InvestorsQuery): Promise<SignalPage> {
   const filter = {
     countryKeys: countryKeys(query.countries),
     types: allowedValues('categories', query.categories, INVESTOR_TYPES),
     words: searchWords(query.search),
   };
-  return paged(query, (paging) => listInvestors(db, counts, filter, paging));
+  return paged(query, (paging) => listInvestors(db, pageResults, filter, paging));
 }
 
 export function prepareInvestorRow(record: InvestorRecord): InvestorRow {
@@ -112,7 +112,7 @@ export function prepareInvestorRow(record: InvestorRecord): InvestorRow {
 
 // ---------- job changes ----------
 
-export function listJobChangeSignals(db: Queryable, counts: ResultCache, query: JobChangesQuery): Promise<SignalPage> {
+export function listJobChangeSignals(db: Queryable, pageResults: PageResultCache, query: JobChangesQuery): Promise<SignalPage> {
   const filter = {
     words: searchWords(query.search),
     personKey: query.personLinkedinUrl === undefined ? undefined : (urlKey(query.personLinkedinUrl) ?? ''),
@@ -121,7 +121,7 @@ export function listJobChangeSignals(db: Queryable, counts: ResultCache, query: 
     departments: allowedValues('departments', query.departments, DEPARTMENTS),
     seniorities: allowedValues('seniorities', query.seniorities, SENIORITIES),
   };
-  return paged(query, (paging) => listJobChanges(db, counts, filter, paging));
+  return paged(query, (paging) => listJobChanges(db, pageResults, filter, paging));
 }
 
 export function prepareJobChangeRow(record: JobChangeRecord): JobChangeRow {
@@ -141,14 +141,18 @@ export function prepareJobChangeRow(record: JobChangeRecord): JobChangeRow {
 
 // ---------- acquisition signals ----------
 
-export function listAcquisitionSignals(db: Queryable, counts: ResultCache, query: AcquisitionsQuery): Promise<SignalPage> {
+export function listAcquisitionSignals(
+  db: Queryable,
+  pageResults: PageResultCache,
+  query: AcquisitionsQuery,
+): Promise<SignalPage> {
   const filter = {
     countryKeys: countryKeys(query.countries),
     categoryKeys: [...new Set(splitList(query.categories).map(labelKey))],
     words: searchWords(query.search),
     ...dateBounds(query.dateFrom, query.dateTo, ['dateFrom', 'dateTo']),
   };
-  return paged(query, (paging) => listAcquisitions(db, counts, filter, paging));
+  return paged(query, (paging) => listAcquisitions(db, pageResults, filter, paging));
 }
 
 export function prepareAcquisitionRow(record: AcquisitionSignalRecord): AcquisitionRow {

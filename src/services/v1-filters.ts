@@ -1,4 +1,4 @@
-import { invalidParameter } from '../http/errors.js';
+import { invalidParameter } from './errors.js';
 import type { CompanyFilter } from '../db/queries/conditions.js';
 import { countryKey, countryCode } from './countries.js';
 import { labelKey, splitList, urlKey } from './normalize.js';

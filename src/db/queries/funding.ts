@@ -1,5 +1,5 @@
 import type { Queryable } from '../port.js';
-import type { ResultCache } from '../../services/result-cache.js';
+import type { PageResultCache } from '../page-results.js';
 import { companyConditions, type CompanyFilter } from './conditions.js';
 import { fetchPage, type PageResult } from './pages.js';
 import { upserter } from './upsert.js';
@@ -11,7 +11,7 @@ export interface FundingFilter extends CompanyFilter {
 
 export function listFunding(
   db: Queryable,
-  counts: ResultCache,
+  pageResults: PageResultCache,
   filter: FundingFilter,
   limit: number,
   offset: number,
@@ -19,7 +19,7 @@ export function listFunding(
   const c = companyConditions(filter);
   if (filter.roundKeys.length > 0) c.add('round_key = ANY(?::text[])', filter.roundKeys);
   if (filter.minAmount !== undefined) c.add('funding_amount >= ?::bigint', filter.minAmount);
-  return fetchPage(db, counts, { table: 'funding_rounds', dataset: 'funding', ...c, limit, offset });
+  return fetchPage(db, pageResults, { table: 'funding_rounds', dataset: 'funding', ...c, limit, offset });
 }
 
 /** A funding round as stored: the filter columns plus the served document. */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../port.js';
-import type { ResultCache } from '../../services/result-cache.js';
+import type { PageResultCache } from '../page-results.js';
 import { companyConditions, containsPattern, type CompanyFilter } from './conditions.js';
 import { fetchPage, type PageResult } from './pages.js';
 import { upserter } from './upsert.js';
@@ -11,12 +11,18 @@ export interface MaFilter extends CompanyFilter {
   acquirerContains?: string;
 }
 
-export function listMa(db: Queryable, counts: ResultCache, filter: MaFilter, limit: number, offset: number): Promise<PageResult> {
+export function listMa(
+  db: Queryable,
+  pageResults: PageResultCache,
+  filter: MaFilter,
+  limit: number,
+  offset: number,
+): Promise<PageResult> {
   const c = companyConditions(filter);
   if (filter.minAmount !== undefined) c.add('acquisition_amount >= ?::bigint', filter.minAmount);
   if (filter.status !== undefined) c.add('status = ?', filter.status);
   if (filter.acquirerContains !== undefined) c.add('acquirer_key LIKE ?', containsPattern(filter.acquirerContains));
-  return fetchPage(db, counts, { table: 'ma_deals', dataset: 'm-a', ...c, limit, offset });
+  return fetchPage(db, pageResults, { table: 'ma_deals', dataset: 'm-a', ...c, limit, offset });
 }
 
 export interface MaRow {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../port.js';
-import { shareInFlight, type ResultCache } from '../../services/result-cache.js';
+import { shareInFlight, type PageResultCache } from '../page-results.js';
 
 /** A filtered, newest-first listing over one of the document tables. */
 export interface PageRequest {
@@ -32,7 +32,7 @@ export interface PageResult {
  * deferred join keeps deep pages cheap) and, unless cached for this filter and version, the
  * exact count, all in one snapshot.
  */
-export async function fetchPage(db: Queryable, cache: ResultCache, req: PageRequest): Promise<PageResult> {
+export async function fetchPage(db: Queryable, cache: PageResultCache, req: PageRequest): Promise<PageResult> {
   const where = req.conditions.length > 0 ? `WHERE ${req.conditions.join(' AND ')}` : '';
   const filterKey = `${req.table}|${where}|${JSON.stringify(req.params)}`;
   const pageKey = `${filterKey}|${req.limit}|${req.offset}`;
@@ -72,7 +72,7 @@ function pageWhere(req: PageRequest, where: string, total: number): string {
 }
 
 /** Counts first, in its own statement: the plan of the page depends on it. */
-function countFirst(db: Queryable, cache: ResultCache, req: PageRequest, where: string, filterKey: string): Promise<number> {
+function countFirst(db: Queryable, cache: PageResultCache, req: PageRequest, where: string, filterKey: string): Promise<number> {
   // Concurrent first requests for a filter share one count instead of each computing it.
   return shareInFlight(cache.countsInFlight, `${req.dataset}|${filterKey}`, async () => {
     const rows = await db.query<{ version: number; total: number }>(
@@ -87,7 +87,7 @@ function countFirst(db: Queryable, cache: ResultCache, req: PageRequest, where: 
 
 async function queryPage(
   db: Queryable,
-  cache: ResultCache,
+  cache: PageResultCache,
   req: PageRequest,
   where: string,
   filterKey: string,

@@ -1,6 +1,6 @@
 // SQL of the three v2 signal tables: their filters and their upserts.
 import type { Queryable } from '../port.js';
-import type { ResultCache } from '../../services/result-cache.js';
+import type { PageResultCache } from '../page-results.js';
 import { Conditions, containsPattern } from './conditions.js';
 import { fetchPage, type PageResult } from './pages.js';
 import { upserter } from './upsert.js';
@@ -23,14 +23,19 @@ export interface InvestorFilter {
   words: string[];
 }
 
-export function listInvestors(db: Queryable, counts: ResultCache, filter: InvestorFilter, paging: Paging): Promise<PageResult> {
+export function listInvestors(
+  db: Queryable,
+  pageResults: PageResultCache,
+  filter: InvestorFilter,
+  paging: Paging,
+): Promise<PageResult> {
   const c = new Conditions();
   if (filter.countryKeys.length > 0)
     c.addWithWalk('country_key = ANY(?::text[])', "(country_key || '') = ANY(?::text[])", filter.countryKeys);
   if (filter.types.length > 0)
     c.addWithWalk('investor_type = ANY(?::text[])', "(investor_type || '') = ANY(?::text[])", filter.types);
   addSearch(c, filter.words);
-  return fetchPage(db, counts, { table: 'investors', dataset: 'investors', ...c, ...paging });
+  return fetchPage(db, pageResults, { table: 'investors', dataset: 'investors', ...c, ...paging });
 }
 
 export interface InvestorRow {
@@ -66,7 +71,12 @@ export interface JobChangeFilter {
   seniorities: string[];
 }
 
-export function listJobChanges(db: Queryable, counts: ResultCache, filter: JobChangeFilter, paging: Paging): Promise<PageResult> {
+export function listJobChanges(
+  db: Queryable,
+  pageResults: PageResultCache,
+  filter: JobChangeFilter,
+  paging: Paging,
+): Promise<PageResult> {
   const c = new Conditions();
   if (filter.personKey !== undefined) c.add('person_key = ?', filter.personKey);
   if (filter.companyKey !== undefined) c.add('company_key = ?', filter.companyKey);
@@ -77,7 +87,7 @@ export function listJobChanges(db: Queryable, counts: ResultCache, filter: JobCh
   if (filter.seniorities.length > 0)
     c.addWithWalk('seniority = ANY(?::text[])', "(seniority || '') = ANY(?::text[])", filter.seniorities);
   addSearch(c, filter.words);
-  return fetchPage(db, counts, { table: 'job_changes', dataset: 'job-changes', ...c, ...paging });
+  return fetchPage(db, pageResults, { table: 'job_changes', dataset: 'job-changes', ...c, ...paging });
 }
 
 export interface JobChangeRow {
@@ -120,7 +130,7 @@ export interface AcquisitionFilter {
 
 export function listAcquisitions(
   db: Queryable,
-  counts: ResultCache,
+  pageResults: PageResultCache,
   filter: AcquisitionFilter,
   paging: Paging,
 ): Promise<PageResult> {
@@ -132,7 +142,7 @@ export function listAcquisitions(
   if (filter.from !== undefined) c.add('sort_at >= ?::timestamptz', filter.from);
   if (filter.before !== undefined) c.add('sort_at < ?::timestamptz', filter.before);
   addSearch(c, filter.words);
-  return fetchPage(db, counts, { table: 'acquisition_signals', dataset: 'acquisitions', ...c, ...paging });
+  return fetchPage(db, pageResults, { table: 'acquisition_signals', dataset: 'acquisitions', ...c, ...paging });
 }
 
 export interface AcquisitionRow {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../../dependencies.js';
 import type { FormProblem, WebLimits } from '../../services/web-accounts.js';
 import type { Assets } from '../../web/assets.js';
 import type { PageContext } from '../../web/layout.js';

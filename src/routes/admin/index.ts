@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../../dependencies.js';
 import { DatabaseUnavailableError } from '../../db/port.js';
 import { describeValidationError } from '../../http/validation.js';
 import { StringEnum } from '../../schemas/common.js';

@@ -8,7 +8,7 @@ import { sendV1Page } from '../../http/v1-reply.js';
 import { FundingQuery, FundingResponse, MaQuery, MaResponse, V1Error } from '../../schemas/v1.js';
 import { listFundingRounds } from '../../services/funding.js';
 import { listMergers } from '../../services/mergers.js';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../../dependencies.js';
 
 const errorRef = Type.Ref(V1Error);
 const errors = {
@@ -60,7 +60,7 @@ export async function v1Routes(app: FastifyInstance, services: AppServices): Pro
       },
     },
     async (request, reply) => {
-      const page = await listFundingRounds(services.db, services.counts, request.query as FundingQuery);
+      const page = await listFundingRounds(services.db, services.pageResults, request.query as FundingQuery);
       return sendV1Page(request, reply, page, services.config.publicUrl);
     },
   );
@@ -80,7 +80,7 @@ export async function v1Routes(app: FastifyInstance, services: AppServices): Pro
       },
     },
     async (request, reply) => {
-      const page = await listMergers(services.db, services.counts, request.query as MaQuery);
+      const page = await listMergers(services.db, services.pageResults, request.query as MaQuery);
       return sendV1Page(request, reply, page, services.config.publicUrl);
     },
   );

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../../dependencies.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
 import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
@@ -55,7 +55,7 @@ const ROUTES: SignalRoute[] = [
     description: `Investors, most recently updated first. \`categories\` takes investor types: ${INVESTOR_TYPES.join(', ')}.`,
     querystring: InvestorsQuery,
     response: InvestorsResponse,
-    list: (s, q) => listInvestorSignals(s.db, s.counts, q),
+    list: (s, q) => listInvestorSignals(s.db, s.pageResults, q),
   },
   {
     path: '/signals/job-changes',
@@ -68,7 +68,7 @@ const ROUTES: SignalRoute[] = [
       `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
     querystring: JobChangesQuery,
     response: JobChangesResponse,
-    list: (s, q) => listJobChangeSignals(s.db, s.counts, q),
+    list: (s, q) => listJobChangeSignals(s.db, s.pageResults, q),
   },
   {
     path: '/signals/acquisitions',
@@ -78,7 +78,7 @@ const ROUTES: SignalRoute[] = [
     description: 'Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first.',
     querystring: AcquisitionsQuery,
     response: AcquisitionsResponse,
-    list: (s, q) => listAcquisitionSignals(s.db, s.counts, q),
+    list: (s, q) => listAcquisitionSignals(s.db, s.pageResults, q),
   },
 ];
 

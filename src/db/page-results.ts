@@ -16,7 +16,7 @@ export function shareInFlight<T>(flights: Map<string, Promise<T>>, key: string, 
  * in the same snapshot as every page, and a write bumps it in its own transaction, so a write
  * through any instance retires everything cached for that data set on every instance at once.
  */
-export class ResultCache {
+export class PageResultCache {
   private readonly versions = new Map<string, number>();
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly pages = new Map<string, Map<string, string>>();
