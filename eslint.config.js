@@ -18,6 +18,19 @@ export default tseslint.config(
     },
   },
   {
+    // (Tests may forge an impossible value on purpose, to see it refused.)
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression > TSNeverKeyword',
+          message: '`as never` hides a type mismatch; type the value instead (see src/datasets/dataset.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/db/**/*.ts'],
     rules: layer(
       'db/ is the bottom layer: it imports nothing from the datasets, services, HTTP or routes.',
@@ -44,9 +57,18 @@ export default tseslint.config(
   },
   {
     files: ['src/routes/**/*.ts'],
-    rules: layer(
-      'Routes get their dependencies through plugin options (src/dependencies.ts), never from the app.',
-      '(^|/)(app|server)\\.js$',
-    ),
+    rules: {
+      ...layer(
+        'Routes get their dependencies through plugin options (src/dependencies.ts), never from the app.',
+        '(^|/)(app|server)\\.js$',
+      ),
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression > TSTypeReference > Identifier[name=/Query$/]',
+          message: 'The route schema types request.query (withTypeProvider<TypeBoxTypeProvider>()); do not cast it.',
+        },
+      ],
+    },
   },
 );

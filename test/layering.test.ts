@@ -30,6 +30,19 @@ describe('layering', () => {
     });
   }
 
+  const casts: [path: string, source: string][] = [
+    ['src/services/example.ts', 'export const hidden = JSON.parse("1") as never;\n'],
+    [
+      'src/routes/v1/example.ts',
+      "import type { FundingQuery } from '../../schemas/v1.js';\nexport const q = (query: unknown) => query as FundingQuery;\n",
+    ],
+  ];
+  for (const [path, source] of casts) {
+    it(`refuses the cast in ${source.split('\n').at(-2)} in ${path}`, async () => {
+      assert.deepEqual(await brokenRules(path, source), ['no-restricted-syntax']);
+    });
+  }
+
   const downward: [path: string, source: string][] = [
     ['src/services/example.ts', "import type { Queryable } from '../db/port.js';\nexport type Q = Queryable;\n"],
     ['src/routes/v1/example.ts', "import type { AppServices } from '../../dependencies.js';\nexport type S = AppServices;\n"],

@@ -4,12 +4,12 @@ import { shareInFlight, type PageResultCache } from '../page-results.js';
 /** A filtered, newest-first listing over one of the document tables. */
 export interface PageRequest {
   /** Table with columns id, sort_at and doc (the record's prepared JSON text). */
-  table: 'funding_rounds' | 'ma_deals' | 'investors' | 'job_changes' | 'acquisition_signals';
+  table: string;
   /** Name in data_versions; bumped by any write to the table. */
   dataset: string;
   /** SQL conditions joined with AND, using $1..$n of params. */
   conditions: string[];
-  /** The same conditions in a form no index serves (see Conditions), for filters matching many rows. */
+  /** The same conditions in a form no index serves (see WhereClause), for filters matching many rows. */
   walkConditions?: string[];
   params: unknown[];
   limit: number;
