@@ -7,6 +7,26 @@ import tseslint from 'typescript-eslint';
 const ABOVE_SERVICES = '(^|/)(http|routes|cli|web)/|(^|/)(app|server|dependencies)\\.js$';
 const layer = (message, regex) => ({ 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] });
 
+// Code shapes refused in some folders. (ESLint keeps one setting per rule, so each folder's
+// entry below lists every shape that applies to it.)
+const AS_NEVER = {
+  selector: 'TSAsExpression > TSNeverKeyword',
+  message: '`as never` hides a type mismatch; type the value instead (see src/datasets/dataset.ts).',
+};
+const SQL = /\b(SELECT|INSERT INTO|UPDATE|DELETE FROM|VACUUM|ANALYZE|SET LOCAL)\s/.source;
+const SQL_TEXT = [
+  { selector: `Literal[value=/${SQL}/]`, message: 'SQL lives in src/db/: call a function of src/db/queries instead.' },
+  {
+    selector: `TemplateElement[value.raw=/${SQL}/]`,
+    message: 'SQL lives in src/db/: call a function of src/db/queries instead.',
+  },
+];
+const QUERY_CAST = {
+  selector: 'TSAsExpression > TSTypeReference > Identifier[name=/Query$/]',
+  message: 'The route schema types request.query (withTypeProvider<TypeBoxTypeProvider>()); do not cast it.',
+};
+const refuse = (...shapes) => ({ 'no-restricted-syntax': ['error', ...shapes] });
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'bench/.work/', 'test-output/'] },
   js.configs.recommended,
@@ -17,19 +37,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  {
-    // (Tests may forge an impossible value on purpose, to see it refused.)
-    files: ['src/**/*.ts', 'bench/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'TSAsExpression > TSNeverKeyword',
-          message: '`as never` hides a type mismatch; type the value instead (see src/datasets/dataset.ts).',
-        },
-      ],
-    },
-  },
+  // (Tests may forge an impossible value on purpose, to see it refused.)
+  { files: ['src/**/*.ts', 'bench/**/*.ts'], rules: refuse(AS_NEVER) },
+  { files: ['src/**/*.ts'], ignores: ['src/db/**'], rules: refuse(AS_NEVER, ...SQL_TEXT) },
+  { files: ['src/routes/**/*.ts'], rules: refuse(AS_NEVER, ...SQL_TEXT, QUERY_CAST) },
   {
     files: ['src/db/**/*.ts'],
     rules: layer(
@@ -57,18 +68,9 @@ export default tseslint.config(
   },
   {
     files: ['src/routes/**/*.ts'],
-    rules: {
-      ...layer(
-        'Routes get their dependencies through plugin options (src/dependencies.ts), never from the app.',
-        '(^|/)(app|server)\\.js$',
-      ),
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'TSAsExpression > TSTypeReference > Identifier[name=/Query$/]',
-          message: 'The route schema types request.query (withTypeProvider<TypeBoxTypeProvider>()); do not cast it.',
-        },
-      ],
-    },
+    rules: layer(
+      'Routes get their dependencies through plugin options (src/dependencies.ts), never from the app.',
+      '(^|/)(app|server)\\.js$',
+    ),
   },
 );

@@ -30,6 +30,14 @@ describe('layering', () => {
     });
   }
 
+  it('keeps SQL in src/db/', async () => {
+    const sql =
+      'import type { Queryable } from "../db/port.js";\nexport const f = (db: Queryable) => db.query(`VACUUM ANALYZE ${"t"}`);\n';
+    assert.deepEqual(await brokenRules('src/services/example.ts', sql), ['no-restricted-syntax']);
+    assert.deepEqual(await brokenRules('src/routes/v1/example.ts', "export const q = 'SELECT 1';\n"), ['no-restricted-syntax']);
+    assert.deepEqual(await brokenRules('src/db/queries/example.ts', "export const q = 'SELECT 1';\n"), []);
+  });
+
   const casts: [path: string, source: string][] = [
     ['src/services/example.ts', 'export const hidden = JSON.parse("1") as never;\n'],
     [

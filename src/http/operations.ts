@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices, Lifecycle } from '../dependencies.js';
+import { ping } from '../db/queries/health.js';
 import { EventLoopMonitor } from '../infra/event-loop-monitor.js';
 import { loadAssets } from '../web/assets.js';
 import { overloadedPage } from '../web/pages/errors.js';
@@ -109,10 +110,7 @@ export const operations = fp(
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
       if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
       try {
-        await Promise.race([
-          db.query('SELECT 1'),
-          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
-        ]);
+        await Promise.race([ping(db), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref())]);
         return { status: 'ready' };
       } catch {
         return reply.code(503).header('retry-after', '2').send({ status: 'database unavailable' });
