@@ -21,6 +21,7 @@ import { operations, requestId } from './http/operations.js';
 import type { AppServices, Lifecycle } from './dependencies.js';
 import { v1ErrorShape, v2ErrorShape } from './http/family.js';
 import { registerDocs } from './http/docs.js';
+import { validatorCompiler } from './http/validation.js';
 
 export type { AppServices, Lifecycle };
 
@@ -97,11 +98,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: false,
     // A request id on every log line and in X-Request-Id.
     genReqId: requestId,
-    ajv: {
-      // Unknown query parameters are errors, not silently dropped.
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
-    },
   });
+  // Requests are checked by the validator ingested records go through (src/services/validation.ts).
+  app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('creditsCharged', 0);
 

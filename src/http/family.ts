@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, QueryTimeoutError } from '../db/port.js';
 import { ApiError, ERROR_STATUS } from '../services/errors.js';
-import { describeValidationError } from './validation.js';
+import { validationMessage } from './validation.js';
 
 /** How one API family writes its error bodies. */
 export interface ErrorShape {
@@ -26,11 +26,6 @@ export const v2ErrorShape: ErrorShape = {
   notFoundMessage: 'Not found',
 };
 
-function allowedParameters(request: FastifyRequest): string[] {
-  const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
-  return Object.keys(schema?.properties ?? {});
-}
-
 /**
  * Installs one error handler and one not-found handler for a family (inside its
  * encapsulated plugin), so every failure under its prefix has the family's body shape
@@ -42,8 +37,7 @@ export function installErrorHandling(app: FastifyInstance, shape: ErrorShape): v
       return reply.code(error.status).headers(error.headers).send(shape.body(error.status, error.message));
     }
     if (error.validation) {
-      const message = describeValidationError(error.validation, allowedParameters(request));
-      return reply.code(ERROR_STATUS.INVALID_PARAMETER).send(shape.body(400, message));
+      return reply.code(ERROR_STATUS.INVALID_PARAMETER).send(shape.body(400, validationMessage(error.validation)));
     }
     if (error instanceof DatabaseUnavailableError || error instanceof QueryTimeoutError) {
       request.log.warn({ err: error }, error instanceof QueryTimeoutError ? 'statement timeout' : 'database unavailable');

@@ -8,9 +8,10 @@ import { importSettings, keysWrittenInThisTransaction } from '../db/queries/data
 import { runUpsert, type PreparedUpsert, type UpsertResult } from '../db/queries/upsert.js';
 import type { Dataset, RecordExtras, StoredRow } from '../datasets/dataset.js';
 import { byDatasetName, DATASET_NAMES, datasetNamed, isDatasetName, type DatasetName } from '../datasets/index.js';
-import { compileRecordChecker, describeViolations, takeExtras, UnknownKindError } from './ingest-records.js';
+import { takeExtras, UnknownKindError } from './ingest-records.js';
 import { TransactionSession } from './ingest-transaction.js';
 import { RecordReader, type InputFormat, type RawRecord, type SplitItem } from './json-stream.js';
+import { compileRecordChecker, describeRecordProblems } from './validation.js';
 
 export { UnknownKindError };
 /** What can be ingested: every dataset, by its name. */
@@ -329,7 +330,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     const record = takeExtras(dataset.extras, value as Record<string, unknown>, this.extras, problems);
     const valid = this.checker.Check(record);
     if (!valid) {
-      problems.push(...describeViolations(this.checker, record, dataset.name, MAX_PROBLEMS_PER_RECORD - problems.length));
+      problems.push(...describeRecordProblems(this.checker, record, dataset.name, MAX_PROBLEMS_PER_RECORD - problems.length));
     }
     const ruleProblem = dataset.check?.(record);
     if (ruleProblem !== undefined && problems.length < MAX_PROBLEMS_PER_RECORD) problems.push(ruleProblem);

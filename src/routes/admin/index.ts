@@ -9,7 +9,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../dependencies.js';
 import { DatabaseUnavailableError } from '../../db/port.js';
-import { describeValidationError } from '../../http/validation.js';
+import { validationMessage } from '../../http/validation.js';
 import { StringEnum } from '../../schemas/common.js';
 import { INGEST_KINDS, ingest, isIngestKind, summarize } from '../../services/ingest.js';
 
@@ -75,7 +75,7 @@ export async function adminRoutes(
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) {
-      return send(reply, 400, describeValidationError(error.validation, Object.keys(IngestQuery.properties)));
+      return send(reply, 400, validationMessage(error.validation));
     }
     if (error instanceof DatabaseUnavailableError) {
       request.log.warn({ err: error }, 'database unavailable');
