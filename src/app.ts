@@ -19,7 +19,7 @@ import { loadPasswordEstimator } from './services/passwords.js';
 import { Metrics } from './infra/metrics.js';
 import { operations, requestId } from './http/operations.js';
 import type { AppServices, Lifecycle } from './dependencies.js';
-import { v1ErrorShape, v2ErrorShape } from './http/family.js';
+import { errorShapeFor, notFoundHandler } from './http/error-handling.js';
 import { registerDocs } from './http/docs.js';
 import { validatorCompiler } from './http/validation.js';
 
@@ -141,9 +141,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   // Paths outside every route (including ones that normalise above /api/v1, like /api/v1/..).
-  app.setNotFoundHandler((request, reply) => {
-    const shape = request.url.startsWith('/api/v2') ? v2ErrorShape : v1ErrorShape;
-    reply.code(404).send(shape.body(404, `${shape.notFoundMessage}: ${request.method} ${request.url.split('?')[0]}`));
-  });
+  app.setNotFoundHandler(notFoundHandler((request) => errorShapeFor(request.url)));
   return app;
 }

@@ -7,7 +7,7 @@ import type { AppServices } from '../../dependencies.js';
 import { keyedAccess, recordUsage, windowWords } from '../../http/access.js';
 import { v1Key } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
-import { installErrorHandling, v1ErrorShape } from '../../http/family.js';
+import { errorHandling, v1ErrorShape } from '../../http/error-handling.js';
 import { sendV1Page } from '../../http/v1-reply.js';
 import { V1Error } from '../../schemas/v1.js';
 import { listV1Page } from '../../services/listing.js';
@@ -68,7 +68,7 @@ function v1Route<Q extends TObject, F, R extends TSchema, Row extends StoredRow>
 }
 
 export async function v1Routes(app: FastifyInstance, services: AppServices): Promise<void> {
-  installErrorHandling(app, v1ErrorShape);
+  await app.register(errorHandling, { shape: v1ErrorShape });
   app.addHook('preValidation', checkRawQuery);
   if (services.config.usageRecording) app.addHook('onResponse', recordUsage(services.usage, 'v1'));
   const authenticate = keyedAccess({

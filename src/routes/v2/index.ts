@@ -7,7 +7,7 @@ import type { AppServices } from '../../dependencies.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
 import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
-import { installErrorHandling, v2ErrorShape } from '../../http/family.js';
+import { errorHandling, v2ErrorShape } from '../../http/error-handling.js';
 import { sendSignalPage } from '../../http/v2-reply.js';
 import { V2Error, type SignalEndpoint } from '../../schemas/v2.js';
 import type { CreditMeter } from '../../services/credits.js';
@@ -72,7 +72,7 @@ function signalRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
 }
 
 export async function v2Routes(app: FastifyInstance, services: AppServices): Promise<void> {
-  installErrorHandling(app, v2ErrorShape);
+  await app.register(errorHandling, { shape: v2ErrorShape });
   app.addHook('preValidation', checkRawQuery);
   if (services.config.usageRecording) app.addHook('onResponse', recordUsage(services.usage, 'v2'));
   const authenticate = keyedAccess({
