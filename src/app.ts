@@ -23,8 +23,6 @@ import { errorShapeFor, notFoundHandler } from './http/error-handling.js';
 import { registerDocs } from './http/docs.js';
 import { validatorCompiler } from './http/validation.js';
 
-export type { AppServices, Lifecycle };
-
 export interface AppOptions {
   config: Config;
   db: Database;
