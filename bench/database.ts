@@ -4,7 +4,8 @@ import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
 import { setV1RateLimit } from '../src/db/queries/accounts.js';
 import { createApiKey } from '../src/services/api-keys.js';
-import { SCALES, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
+import { DATASETS } from '../src/datasets/index.js';
+import { countAll, SCALES, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
 
 const SEED = 42;
 const SCALE = 'large';
@@ -101,11 +102,10 @@ interface MarkerRow {
   loaded_at: Date;
 }
 
+/** The rows of the two datasets the v1 benchmark measures. */
 async function tableCounts(db: Database): Promise<{ funding: number; ma: number }> {
-  const rows = await db.query<{ funding: number; ma: number }>(
-    'SELECT (SELECT count(*)::int FROM funding_rounds) AS funding, (SELECT count(*)::int FROM ma_deals) AS ma',
-  );
-  return rows[0]!;
+  const counts = await countAll(db);
+  return { funding: counts.funding, ma: counts['m-a'] };
 }
 
 async function readMarker(db: Database): Promise<Dataset | undefined> {
@@ -138,7 +138,7 @@ function progressPrinter(): (dataset: string, done: number, total: number) => vo
 const IN_TRANSACTION_BLOCK = '25001';
 
 /**
- * seedDatabase ends with a VACUUM ANALYZE of both tables. When PostgreSQL refuses it (several
+ * seedDatabase ends with a VACUUM ANALYZE of every dataset's table. When PostgreSQL refuses it (several
  * VACUUMs sent in one simple query run as one transaction block), the rows are all written:
  * vacuum each table on its own so the run can go on, and say so, since `dealsignal seed` fails there too.
  */
@@ -160,10 +160,10 @@ async function loadDataset(db: Database): Promise<Dataset> {
   const sizes = SCALES[SCALE];
   console.log(
     `loading the ${SCALE} data set (${sizes.funding.toLocaleString('en')} funding rounds, ` +
-      `${sizes.ma.toLocaleString('en')} M&A deals, seed ${SEED}, as of ${asOf.toISOString().slice(0, 10)})...`,
+      `${sizes['m-a'].toLocaleString('en')} M&A deals, seed ${SEED}, as of ${asOf.toISOString().slice(0, 10)})...`,
   );
   // A half-finished earlier load may hold rows of another reference date: start clean.
-  await db.exec('TRUNCATE funding_rounds, ma_deals; DELETE FROM bench_dataset');
+  await db.exec(`TRUNCATE ${DATASETS.map((dataset) => dataset.table).join(', ')}; DELETE FROM bench_dataset`);
   const started = performance.now();
   await seedAndVacuum(db, asOf);
   const loadSeconds = (performance.now() - started) / 1000;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Queryable, Row } from '../src/db/port.js';
-import { ResultCache } from '../src/services/result-cache.js';
+import { PageResultCache } from '../src/db/page-results.js';
 import type { Scenario } from './scenarios.js';
 import { LatencyRecorder, percentile, type LoadResult } from './stats.js';
 
@@ -28,7 +28,7 @@ class RecordingQueryable implements Queryable {
  * steady state; a cache without page memory gives what a page-cache miss costs.
  */
 export async function steadyStateQueries(db: Queryable, scenario: Scenario, pageCacheBytes: number): Promise<RecordedQuery[]> {
-  const cache = new ResultCache(pageCacheBytes);
+  const cache = new PageResultCache(pageCacheBytes);
   await scenario.callService(db, cache);
   const recorder = new RecordingQueryable(db);
   await scenario.callService(recorder, cache);

@@ -1,8 +1,10 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { PageResultCache } from '../src/db/page-results.js';
 import type { Queryable } from '../src/db/port.js';
-import type { FundingQuery, MaQuery } from '../src/schemas/v1.js';
-import type { ResultCache } from '../src/services/result-cache.js';
-import { listFundingRounds } from '../src/services/funding.js';
-import { listMergers } from '../src/services/mergers.js';
+import type { Dataset, StoredRow, ValidQuery } from '../src/datasets/dataset.js';
+import { funding, mA } from '../src/datasets/index.js';
+import type { FundingQuery } from '../src/schemas/v1.js';
+import { listSignalPage, listV1Page } from '../src/services/listing.js';
 
 export interface Scenario {
   id: string;
@@ -11,7 +13,7 @@ export interface Scenario {
   path: string;
   p99TargetMs: number;
   /** The service call the route makes for that query string. */
-  callService: (db: Queryable, cache: ResultCache) => Promise<unknown>;
+  callService: (db: Queryable, cache: PageResultCache) => Promise<unknown>;
 }
 
 /** Values present in the generated data (see src/seed/v1-generator.ts). */
@@ -30,28 +32,29 @@ const DAY_MS = 86_400_000;
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 
 /** One definition gives both the HTTP query string and the object the route hands to the service. */
-function withQuery(route: string, query: Record<string, string | number>): string {
-  const entries = Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]);
+function withQuery(route: string, query: Record<string, string | number | boolean | undefined>): string {
+  const entries = Object.entries(query).flatMap(([name, value]): [string, string][] =>
+    value === undefined ? [] : [[name, String(value)]],
+  );
   return entries.length === 0 ? route : `${route}?${new URLSearchParams(entries).toString()}`;
 }
 
-function fundingScenario(id: string, label: string, query: FundingQuery, p99TargetMs: number): Scenario {
+/** A request to a dataset's list endpoint. */
+export function datasetScenario<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  dataset: Dataset<Q, F, R, Row>,
+  id: string,
+  label: string,
+  query: NoInfer<ValidQuery<Q>> & Record<string, string | number | boolean | undefined>,
+  p99TargetMs: number,
+): Scenario {
+  const api = dataset.api;
   return {
     id,
     label,
-    path: withQuery('/api/v1/funding', { ...query }),
+    path: withQuery(`/api/${api.family}${api.path}`, query),
     p99TargetMs,
-    callService: (db, cache) => listFundingRounds(db, cache, query),
-  };
-}
-
-function maScenario(id: string, label: string, query: MaQuery, p99TargetMs: number): Scenario {
-  return {
-    id,
-    label,
-    path: withQuery('/api/v1/m-a', { ...query }),
-    p99TargetMs,
-    callService: (db, cache) => listMergers(db, cache, query),
+    callService: (db, cache) =>
+      api.family === 'v1' ? listV1Page(db, cache, dataset, api, query) : listSignalPage(db, cache, dataset, api, query),
   };
 }
 
@@ -68,10 +71,11 @@ export function filteredFundingQuery(asOf: Date) {
 
 export function buildScenarios(asOf: Date): Scenario[] {
   return [
-    fundingScenario('a', 'funding, page 1, no filters', {}, PAGE_ONE_P99_MS),
-    fundingScenario('b', 'funding, filtered', filteredFundingQuery(asOf), PAGE_ONE_P99_MS),
-    fundingScenario('c', 'funding, page 500', { page: 500 }, DEEP_PAGE_P99_MS),
-    maScenario(
+    datasetScenario(funding, 'a', 'funding, page 1, no filters', {}, PAGE_ONE_P99_MS),
+    datasetScenario(funding, 'b', 'funding, filtered', filteredFundingQuery(asOf), PAGE_ONE_P99_MS),
+    datasetScenario(funding, 'c', 'funding, page 500', { page: 500 }, DEEP_PAGE_P99_MS),
+    datasetScenario(
+      mA,
       'd',
       'm-a, status + acquirer',
       { status: FILTER_VALUES.status, acquiring_company: FILTER_VALUES.acquirerWord },

@@ -8,16 +8,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database, Queryable, Row } from '../src/db/port.js';
 import { findAccountByReference } from '../src/db/queries/accounts.js';
 import { adjustCredits } from '../src/db/queries/credits.js';
-import type { AcquisitionsQuery, InvestorsQuery, JobChangesQuery } from '../src/schemas/v2.js';
-import { ResultCache } from '../src/services/result-cache.js';
-import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../src/services/signals.js';
+import { PageResultCache } from '../src/db/page-results.js';
+import { acquisitions, investors, jobChanges } from '../src/datasets/index.js';
+import type { SignalPage } from '../src/services/listing.js';
 import { createBenchKey, postgresVersion, type Dataset } from './database.js';
 import { runDriverFloor, steadyStateQueries, type RecordedQuery } from './driver.js';
 import { runHttpLoad, type LoadTool } from './load.js';
 import { RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
 import { killServicesSync, stopAllServices, stopService, type Service } from './processes.js';
 import type { MachineInfo } from './report.js';
-import type { Scenario } from './scenarios.js';
+import { datasetScenario, type Scenario } from './scenarios.js';
 import type { LoadResult } from './stats.js';
 import { startDealsignal } from './server.js';
 import { prepareBench } from './setup.js';
@@ -204,60 +204,31 @@ const SEARCH_P99_MS = 20;
 const FILTER_P99_MS = 50;
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 
-function withQuery(route: string, query: Record<string, string | number | boolean | undefined>): string {
-  const entries = Object.entries(query).flatMap(([name, value]): [string, string][] =>
-    value === undefined ? [] : [[name, String(value)]],
-  );
-  return entries.length === 0 ? route : `${route}?${new URLSearchParams(entries).toString()}`;
-}
-
-function jobChanges(id: string, label: string, query: JobChangesQuery, p99TargetMs: number): Scenario {
-  return {
-    id,
-    label,
-    path: withQuery('/api/v2/signals/job-changes', { ...query }),
-    p99TargetMs,
-    callService: (db, cache) => listJobChangeSignals(db, cache, query),
-  };
-}
-
-function investors(id: string, label: string, query: InvestorsQuery, p99TargetMs: number): Scenario {
-  return {
-    id,
-    label,
-    path: withQuery('/api/v2/signals/investors', { ...query }),
-    p99TargetMs,
-    callService: (db, cache) => listInvestorSignals(db, cache, query),
-  };
-}
-
-function acquisitions(id: string, label: string, query: AcquisitionsQuery, p99TargetMs: number): Scenario {
-  return {
-    id,
-    label,
-    path: withQuery('/api/v2/signals/acquisitions', { ...query }),
-    p99TargetMs,
-    callService: (db, cache) => listAcquisitionSignals(db, cache, query),
-  };
-}
-
 export function signalScenarios(asOf: Date): Scenario[] {
   return [
-    jobChanges(
+    datasetScenario(
+      jobChanges,
       'e',
       'job changes, positions + seniorities',
       { positions: 'cto,vp of engineering,head of engineering', seniorities: 'c_level,vp,head' },
       FILTER_P99_MS,
     ),
-    jobChanges('f', 'job changes, search=engineer', { search: 'engineer' }, SEARCH_P99_MS),
-    investors('g', 'investors, countries + categories', { countries: 'US,GB', categories: 'vc,angel' }, FILTER_P99_MS),
-    acquisitions(
+    datasetScenario(jobChanges, 'f', 'job changes, search=engineer', { search: 'engineer' }, SEARCH_P99_MS),
+    datasetScenario(
+      investors,
+      'g',
+      'investors, countries + categories',
+      { countries: 'US,GB', categories: 'vc,angel' },
+      FILTER_P99_MS,
+    ),
+    datasetScenario(
+      acquisitions,
       'h',
       'acquisitions, 90-day range',
       { dateFrom: isoDate(new Date(asOf.getTime() - 90 * DAY_MS)), dateTo: isoDate(asOf) },
       FILTER_P99_MS,
     ),
-    jobChanges('i', 'job changes, page 500', { page: 500 }, FILTER_P99_MS),
+    datasetScenario(jobChanges, 'i', 'job changes, page 500', { page: 500 }, FILTER_P99_MS),
   ];
 }
 
@@ -314,7 +285,7 @@ async function measureServer(ctx: Context, scenarios: Scenario[], pageCacheMb: s
 }
 
 /** Records every statement one service call sends. */
-async function recordCall(db: Queryable, scenario: Scenario, cache: ResultCache) {
+async function recordCall(db: Queryable, scenario: Scenario, cache: PageResultCache) {
   const recorded: RecordedQuery[] = [];
   const recorder: Queryable = {
     query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
@@ -340,7 +311,7 @@ async function planSummary(db: Database, statement: RecordedQuery): Promise<stri
 
 async function driverAndPlans(ctx: Context, scenario: Scenario, runs: { cached: ServedRun; uncached: ServedRun }) {
   // First call: the cold statement (page and exact count); second call: the page statement with the count cached.
-  const { recorded: coldStatements, page } = await recordCall(ctx.db, scenario, new ResultCache(0));
+  const { recorded: coldStatements, page } = await recordCall(ctx.db, scenario, new PageResultCache(0));
   const pageStatements = await steadyStateQueries(ctx.db, scenario, 0);
   await waitForQuiet();
   const driver = await runDriverFloor(pageStatements, {

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { V1_SHARED_SCHEMAS, V1Error } from './schemas/v1.js';
-import { ResultCache } from './services/result-cache.js';
+import { PageResultCache } from './db/page-results.js';
 import { KeyVerifier } from './services/key-verifier.js';
 import { v1Routes } from './routes/v1/index.js';
 import { v2Routes } from './routes/v2/index.js';
@@ -17,33 +17,17 @@ import { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
 import { UsageRecorder } from './services/usage.js';
 import { loadPasswordEstimator } from './services/passwords.js';
 import { Metrics } from './infra/metrics.js';
-import { operations, requestId, type Lifecycle } from './http/operations.js';
-import { v1ErrorShape, v2ErrorShape } from './http/family.js';
+import { operations, requestId } from './http/operations.js';
+import type { AppServices, Lifecycle } from './dependencies.js';
+import { errorShapeFor, notFoundHandler } from './http/error-handling.js';
 import { registerDocs } from './http/docs.js';
-
-/** What the routes need, built once per app. */
-export interface AppServices {
-  config: Config;
-  db: Database;
-  keys: KeyVerifier;
-  counts: ResultCache;
-  credits: CreditMeter;
-  /** Undefined when rate limits are switched off. */
-  limiter: RateLimiter | undefined;
-  /** Undefined when the failed-authentication limit is switched off. */
-  authFailures: AuthFailureLimiter | undefined;
-  /** Where windows live (Redis shared, or memory); also used for login-attempt limits. */
-  rateLimitStore: RateLimitStore;
-  usage: UsageRecorder;
-  metrics: Metrics;
-  lifecycle: Lifecycle;
-}
+import { validatorCompiler } from './http/validation.js';
 
 export interface AppOptions {
   config: Config;
   db: Database;
   /** Overrides for tests (e.g. a key verifier with a fake clock). */
-  services?: Partial<Pick<AppServices, 'keys' | 'counts'>>;
+  services?: Partial<Pick<AppServices, 'keys' | 'pageResults'>>;
   /** Where rate-limit windows live; by default Redis (REDIS_URL) with a memory fallback, else memory. */
   rateLimitStore?: RateLimitStore;
   /** Shared with the server, which marks it draining on shutdown. */
@@ -112,11 +96,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: false,
     // A request id on every log line and in X-Request-Id.
     genReqId: requestId,
-    ajv: {
-      // Unknown query parameters are errors, not silently dropped.
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
-    },
   });
+  // Requests are checked by the validator ingested records go through (src/services/validation.ts).
+  app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('creditsCharged', 0);
 
@@ -125,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     db,
     keys: options.services?.keys ?? new KeyVerifier(db, config.keyCacheMs),
-    counts: options.services?.counts ?? new ResultCache(config.pageCacheBytes),
+    pageResults: options.services?.pageResults ?? new PageResultCache(config.pageCacheBytes),
     credits: new CreditMeter(db, config.credits),
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
     authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,
@@ -157,9 +139,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   // Paths outside every route (including ones that normalise above /api/v1, like /api/v1/..).
-  app.setNotFoundHandler((request, reply) => {
-    const shape = request.url.startsWith('/api/v2') ? v2ErrorShape : v1ErrorShape;
-    reply.code(404).send(shape.body(404, `${shape.notFoundMessage}: ${request.method} ${request.url.split('?')[0]}`));
-  });
+  app.setNotFoundHandler(notFoundHandler((request) => errorShapeFor(request.url)));
   return app;
 }

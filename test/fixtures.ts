@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Database } from '../src/db/port.js';
-import { upsertFundingRows } from '../src/db/queries/funding.js';
-import { upsertMaRows } from '../src/db/queries/ma.js';
-import type { FundingRecord, MaRecord } from '../src/schemas/v1.js';
-import { prepareFundingRow } from '../src/services/funding.js';
-import { prepareMaRow, type DealStatus } from '../src/services/mergers.js';
-import { upsertAcquisitionRows, upsertInvestorRows, upsertJobChangeRows } from '../src/db/queries/signals.js';
+import type { Dataset, RecordExtras, StoredRow } from '../src/datasets/dataset.js';
+import { acquisitions, funding, investors, jobChanges, mA } from '../src/datasets/index.js';
+import type { DealStatus, FundingRecord, MaRecord } from '../src/schemas/v1.js';
 import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/schemas/v2.js';
-import { prepareAcquisitionRow, prepareInvestorRow, prepareJobChangeRow } from '../src/services/signals.js';
+import { startOfTodayUtc } from '../src/services/seed.js';
 
 let counter = 0;
 
@@ -73,17 +71,34 @@ export function maRecord(overrides: Partial<MaRecord> = {}): MaRecord {
   };
 }
 
+/** Stores records straight through their dataset's row preparation and upsert (no validation, no import). */
+export async function insertRecords<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  db: Database,
+  dataset: Dataset<Q, F, R, Row>,
+  records: { record: NoInfer<Static<R>>; extras?: Partial<RecordExtras> }[],
+): Promise<void> {
+  const context = { dayStart: startOfTodayUtc().toISOString() };
+  const rows = records.map(({ record, extras }) => {
+    const row = dataset.prepare(record, { sourceId: null, status: 'completed', ...extras }, context);
+    if (typeof row === 'string') throw new Error(`${dataset.name}: ${row}`);
+    return row;
+  });
+  await dataset.upsert(db, rows);
+}
+
 export async function insertFunding(db: Database, records: FundingRecord[]): Promise<void> {
-  await upsertFundingRows(
+  await insertRecords(
     db,
-    records.map((r) => prepareFundingRow(r)),
+    funding,
+    records.map((record) => ({ record })),
   );
 }
 
 export async function insertMa(db: Database, records: { record: MaRecord; status: DealStatus }[]): Promise<void> {
-  await upsertMaRows(
+  await insertRecords(
     db,
-    records.map(({ record, status }) => prepareMaRow(record, status)),
+    mA,
+    records.map(({ record, status }) => ({ record, extras: { status } })),
   );
 }
 
@@ -156,11 +171,23 @@ export function acquisitionRecord(overrides: Partial<AcquisitionSignalRecord> = 
 }
 
 export async function insertInvestors(db: Database, records: InvestorRecord[]): Promise<void> {
-  await upsertInvestorRows(db, records.map(prepareInvestorRow));
+  await insertRecords(
+    db,
+    investors,
+    records.map((record) => ({ record })),
+  );
 }
 export async function insertJobChanges(db: Database, records: JobChangeRecord[]): Promise<void> {
-  await upsertJobChangeRows(db, records.map(prepareJobChangeRow));
+  await insertRecords(
+    db,
+    jobChanges,
+    records.map((record) => ({ record })),
+  );
 }
 export async function insertAcquisitions(db: Database, records: AcquisitionSignalRecord[]): Promise<void> {
-  await upsertAcquisitionRows(db, records.map(prepareAcquisitionRow));
+  await insertRecords(
+    db,
+    acquisitions,
+    records.map((record) => ({ record })),
+  );
 }

@@ -7,6 +7,7 @@ import { migrate } from '../src/db/migrate.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
+import { DATASETS } from '../src/datasets/index.js';
 import { createApiKey } from '../src/services/api-keys.js';
 
 export interface Backend {
@@ -132,7 +133,5 @@ export async function makeKey(db: Database, tier: Tier = 'pro', email = `user-${
 
 /** Empties the data tables between tests (accounts and keys are kept). */
 export async function clearData(db: Database): Promise<void> {
-  await db.exec(
-    'DELETE FROM funding_rounds; DELETE FROM ma_deals; DELETE FROM investors; DELETE FROM job_changes; DELETE FROM acquisition_signals;',
-  );
+  await db.exec(DATASETS.map((dataset) => `DELETE FROM ${dataset.table};`).join(' '));
 }

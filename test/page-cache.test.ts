@@ -70,3 +70,40 @@ describeEach('page cache', (backend) => {
     assert.equal(pageStatements, 2, 'one statement before the write, one shared after it');
   });
 });
+
+describeEach('page cache under memory pressure', (backend) => {
+  let ctx: TestContext;
+  let key: string;
+  let pageStatements = 0;
+
+  before(async () => {
+    ctx = await startApp(backend, { PAGE_CACHE_MB: '1' });
+    key = (await makeKey(ctx.db, 'enterprise')).key;
+    const query = ctx.db.query.bind(ctx.db);
+    ctx.db.query = (sql, params) => {
+      if (sql.includes('string_agg(t.doc')) pageStatements++;
+      return query(sql, params);
+    };
+  });
+  after(() => ctx.close());
+
+  const v1 = (url: string) => ctx.app.inject({ method: 'GET', url, headers: { 'x-lot-api-key': key } });
+
+  it('a page asked for again and again stays in memory while less used pages push past the bound', async () => {
+    await clearData(ctx.db);
+    await insertFunding(
+      ctx.db,
+      Array.from({ length: 20 }, (_, i) => fundingRecord({ company_name: `Company ${i}` })),
+    );
+    const popular = await v1('/api/v1/funding');
+    assert.equal(popular.statusCode, 200);
+    // Enough other pages (each the same size as the popular one) to fill the 1 MB twice over.
+    const others = Math.ceil((2 * 1024 * 1024) / popular.body.length);
+    pageStatements = 0;
+    for (let i = 1; i <= others; i++) {
+      assert.equal((await v1(`/api/v1/funding?amount=${i}`)).statusCode, 200);
+      assert.equal((await v1('/api/v1/funding')).body, popular.body);
+    }
+    assert.equal(pageStatements, others, 'one statement per other page; the popular page never again');
+  });
+});

@@ -69,7 +69,7 @@ describe('synthetic data', () => {
     ],
     [
       'm-a',
-      () => generateMaRecords(DEMO_SEED + 1, demo.ma, AS_OF),
+      () => generateMaRecords(DEMO_SEED + 1, demo['m-a'], AS_OF),
       'a49cd01f8be51a094730b09c7c6e977d972e4bf9fd80948a1ce57b23e4939ba4',
     ],
     [
@@ -79,7 +79,7 @@ describe('synthetic data', () => {
     ],
     [
       'job changes',
-      () => generateJobChanges(DEMO_SEED + 3, demo.jobChanges, AS_OF),
+      () => generateJobChanges(DEMO_SEED + 3, demo['job-changes'], AS_OF),
       'd96d354effe2b34f931f5c7696aacb910d6ddf0b957e9e476a3f595fe1b257ab',
     ],
     [

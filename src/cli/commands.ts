@@ -10,6 +10,7 @@ import { listApiKeys, revokeApiKey } from '../db/queries/api-keys.js';
 import { createApiKey } from '../services/api-keys.js';
 import { CreditMeter } from '../services/credits.js';
 import { SCALES, seedDatabase, startOfTodayUtc, type Scale } from '../services/seed.js';
+import { DATASETS } from '../datasets/index.js';
 import { importCommand, watchCommand } from './ingest.js';
 import { withStore, type CommandIo } from './io.js';
 
@@ -174,10 +175,8 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
     }),
   );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  io.out(
-    `Seeded (${scale}, seed ${values.seed}) in ${seconds} s: ${counts.funding} funding rounds, ${counts.ma} M&A deals, ` +
-      `${counts.investors} investors, ${counts.jobChanges} job changes, ${counts.acquisitions} acquisition signals.`,
-  );
+  const loaded = DATASETS.map((dataset) => `${counts[dataset.name]} ${dataset.label}`).join(', ');
+  io.out(`Seeded (${scale}, seed ${values.seed}) in ${seconds} s: ${loaded}.`);
   return 0;
 }
 

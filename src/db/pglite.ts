@@ -13,9 +13,9 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   // int8 as JS numbers, as the pg adapter does: every value we store fits in 2^53.
   const pg = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers: { 20: (value: string) => Number(value) } });
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
-    async query(sql, params) {
-      const result = await q.query(sql, params as unknown[] | undefined);
-      return result.rows as never;
+    async query<T extends object>(sql: string, params?: readonly unknown[]) {
+      const result = await q.query<T>(sql, params as unknown[] | undefined);
+      return result.rows;
     },
   });
   return {

@@ -5,7 +5,7 @@ import type { AuthFailureLimiter, Family, RateLimiter } from '../services/rate-l
 import type { UsageRecorder } from '../services/usage.js';
 import type { Metrics } from '../infra/metrics.js';
 import type { KeyExtractor } from './auth.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../services/errors.js';
 
 export interface AccessOptions {
   family: Family;

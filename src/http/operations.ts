@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.js';
+import type { AppServices, Lifecycle } from '../dependencies.js';
+import { ping } from '../db/queries/health.js';
 import { EventLoopMonitor } from '../infra/event-loop-monitor.js';
 import { loadAssets } from '../web/assets.js';
 import { overloadedPage } from '../web/pages/errors.js';
-import { v1ErrorShape, v2ErrorShape, type ErrorShape } from './family.js';
-
-/** Lifecycle state the server changes and the readiness probe reports. */
-export interface Lifecycle {
-  draining: boolean;
-}
+import { errorShapeFor } from './error-handling.js';
 
 export const MAX_URL_LENGTH = 4096;
 
@@ -20,20 +16,9 @@ export function requestId(request: { headers: Record<string, string | string[] |
   return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
 }
 
-/** The error shape of whatever family a path belongs to; operator routes use the v1 shape's plain text. */
-function shapeFor(url: string): ErrorShape {
-  if (url.startsWith('/api/v2')) return v2ErrorShape;
-  return v1ErrorShape;
-}
-
-const adminBody = (status: number, message: string) => ({ code: status, message });
-
-function errorBody(request: FastifyRequest, status: number, message: string): object {
-  return request.url.startsWith('/api/') ? shapeFor(request.url).body(status, message) : adminBody(status, message);
-}
-
+/** Answers before routing, in the error shape of the API family the path is under (operator paths: v1's). */
 function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
-  return reply.code(status).send(errorBody(request, status, message));
+  return errorShapeFor(request.url).send(request, reply, status, message);
 }
 
 // What an operator or a load balancer asks to decide about the process: never shed.
@@ -114,10 +99,7 @@ export const operations = fp(
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
       if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
       try {
-        await Promise.race([
-          db.query('SELECT 1'),
-          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
-        ]);
+        await Promise.race([ping(db), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref())]);
         return { status: 'ready' };
       } catch {
         return reply.code(503).header('retry-after', '2').send({ status: 'database unavailable' });

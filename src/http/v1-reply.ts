@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { V1Page } from '../services/funding.js';
+import type { V1Page } from '../services/listing.js';
 
 const SUCCESS_MESSAGE = 'Data retrieved successfully';
 
@@ -13,7 +13,7 @@ function pageUrl(request: FastifyRequest, baseUrl: string, page: number): string
  * Sends a v1 page. The body is assembled from the records' prepared JSON text (no parse,
  * no re-serialisation); paging travels in headers because the v1 body has no place for it.
  */
-export function sendV1Page<P>(request: FastifyRequest, reply: FastifyReply, page: V1Page<P>, baseUrl: string) {
+export function sendV1Page(request: FastifyRequest, reply: FastifyReply, page: V1Page, baseUrl: string) {
   const lastPage = Math.max(1, Math.ceil(page.total / page.perPage));
   const links: string[] = [];
   if (page.page < lastPage) links.push(`<${pageUrl(request, baseUrl, page.page + 1)}>; rel="next"`);

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Pagination, SignalEndpoint } from '../schemas/v2.js';
-import type { SignalPage } from '../services/signals.js';
+import type { SignalPage } from '../services/listing.js';
 
 export function pagination(page: SignalPage): Pagination {
   const totalPages = Math.ceil(page.total / page.limit);

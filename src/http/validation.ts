@@ -1,58 +1,33 @@
-import type { FastifyRequest } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { DATE_RANGE } from '../schemas/common.js';
-import { invalidParameter } from './errors.js';
+import { invalidParameter } from '../services/errors.js';
+import { compileRequestValidator } from '../services/validation.js';
 
-interface AjvLikeError extends FastifySchemaValidationError {
-  keyword: string;
-  params: Record<string, unknown>;
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  integer: 'a whole number',
-  number: 'a number',
-  string: 'a single value (not repeated)',
-  boolean: 'true or false',
+/**
+ * Fastify's validator compiler: every request schema (query parameters, form fields, route
+ * parameters) is checked by the service's one validator, the one ingested records go through.
+ * A failure carries its message, already written.
+ */
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const validate = compileRequestValidator(schema, httpPart);
+  return (input: unknown) => {
+    const result = validate(input);
+    if ('value' in result) return { value: result.value };
+    const error: FastifySchemaValidationError = {
+      keyword: 'schema',
+      instancePath: result.problem.path,
+      schemaPath: '',
+      params: {},
+      message: result.message,
+    };
+    return { error: [error] };
+  };
 };
 
-/** Turns the first schema violation into a message naming the parameter and the rule. */
-export function describeValidationError(errors: FastifySchemaValidationError[], allowed: string[]): string {
-  const error = errors[0] as AjvLikeError | undefined;
-  if (!error) return 'Invalid request';
-  const name = error.instancePath
-    .replace(/^\//, '')
-    .replace(/\/\d+$/, '')
-    .replace(/\//g, '.');
-  const p = error.params;
-  switch (error.keyword) {
-    case 'additionalProperties':
-      return `Unknown parameter "${String(p.additionalProperty)}"; allowed parameters: ${allowed.join(', ')}`;
-    case 'type':
-      return `${name} must be ${TYPE_WORDS[String(p.type)] ?? String(p.type)}`;
-    case 'minimum':
-      return `${name} must be >= ${String(p.limit)}`;
-    case 'maximum':
-      return `${name} must be <= ${String(p.limit)}`;
-    case 'minLength':
-      return p.limit === 1 ? `${name} must not be empty` : `${name} must be at least ${String(p.limit)} characters`;
-    case 'maxLength':
-      return `${name} must be at most ${String(p.limit)} characters`;
-    case 'formatMinimum':
-    case 'formatMaximum':
-      // Only the date parameters carry these, all with the one supported range.
-      return `${name} must be a date between ${DATE_RANGE.from} and ${DATE_RANGE.to}`;
-    case 'format':
-      return p.format === 'date'
-        ? `${name} must be a valid calendar date in YYYY-MM-DD form`
-        : `${name} must be a valid ${String(p.format)}`;
-    case 'enum':
-      return `${name} must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
-    case 'anyOf':
-    case 'const':
-      return `${name} has a value that is not allowed`;
-    default:
-      return `${name || 'request'} ${error.message ?? 'is invalid'}`;
-  }
+/** The message of a request that failed validation. */
+export function validationMessage(errors: FastifySchemaValidationError[]): string {
+  return errors[0]?.message ?? 'Invalid request';
 }
 
 interface NumericRule {

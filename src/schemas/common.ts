@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry, type TSchema } from '@sinclair/typebox';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -27,6 +27,9 @@ export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 /** Page numbers are bounded so no request can ask the database to skip an absurd number of rows. */
 export const MAX_PAGE = 1_000_000;
 
+// The validator's check of a StringEnum (documents see a plain JSON Schema `enum`).
+TypeRegistry.Set<{ enum: unknown[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+
 /** A string enum as plain JSON Schema `enum`, so errors and docs list the allowed values. */
 export const StringEnum = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+  Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], description });

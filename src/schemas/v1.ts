@@ -117,16 +117,10 @@ export const MaRecord = Type.Object(
 );
 export type MaRecord = Static<typeof MaRecord>;
 
-export const V1_SHARED_SCHEMAS = [
-  V1Investor,
-  CompanyInfo,
-  HeadcountData,
-  GrowthInfo,
-  Employee,
-  ContactInfo,
-  FundingRecord,
-  MaRecord,
-];
+/** The sub-schemas the v1 records refer to by $ref. */
+export const V1_RECORD_REFERENCES = [V1Investor, CompanyInfo, HeadcountData, GrowthInfo, Employee, ContactInfo];
+
+export const V1_SHARED_SCHEMAS = [...V1_RECORD_REFERENCES, FundingRecord, MaRecord];
 
 // ---------- queries ----------
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/port.js';
 import { adjustCredits, creditBalance, debitCredits, refillIfDue, type Allowances } from '../db/queries/credits.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from './errors.js';
 import type { Principal } from './key-verifier.js';
 
 export type { Allowances };

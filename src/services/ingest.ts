@@ -1,21 +1,23 @@
 // Ingestion: records in the API's own shape (NDJSON or a JSON array) are streamed from a file,
 // standard input or an upload, validated with the schemas the API serves, prepared exactly as
 // the API serves them and upserted on their natural keys, all in one transaction per import.
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { TypeCheck } from '@sinclair/typebox/compiler';
 import type { Database, Queryable } from '../db/port.js';
+import { importSettings, keysWrittenInThisTransaction } from '../db/queries/datasets.js';
 import { runUpsert, type PreparedUpsert, type UpsertResult } from '../db/queries/upsert.js';
-import {
-  describeViolations,
-  kindSpec,
-  takeExtras,
-  type IngestKind,
-  type KindSpec,
-  type PreparedRecord,
-  type RecordExtras,
-} from './ingest-kinds.js';
+import type { Dataset, RecordExtras, StoredRow } from '../datasets/dataset.js';
+import { byDatasetName, DATASET_NAMES, datasetNamed, isDatasetName, type DatasetName } from '../datasets/index.js';
+import { takeExtras, UnknownKindError } from './ingest-records.js';
 import { TransactionSession } from './ingest-transaction.js';
 import { RecordReader, type InputFormat, type RawRecord, type SplitItem } from './json-stream.js';
+import { compileRecordChecker, describeRecordProblems } from './validation.js';
 
-export { INGEST_KINDS, isIngestKind, UnknownKindError, type IngestKind } from './ingest-kinds.js';
+export { UnknownKindError };
+/** What can be ingested: every dataset, by its name. */
+export type IngestKind = DatasetName;
+export const INGEST_KINDS = DATASET_NAMES;
+export const isIngestKind = isDatasetName;
 
 export interface IngestOptions {
   /** Import the valid records and report the others; by default one bad record rejects the whole input. */
@@ -45,7 +47,8 @@ export interface RecordNote {
 }
 
 export interface IngestReport {
-  kind: IngestKind;
+  /** The dataset's name. */
+  kind: string;
   /** The input's format; 'empty' when it held no record at all. */
   format: InputFormat | 'empty';
   /** Records read (valid or not, duplicates included). */
@@ -99,17 +102,8 @@ const MAX_QUEUED_WRITES = 2;
 /** Keys remembered to find duplicates across the whole input; beyond it, only within a batch. */
 const MAX_TRACKED_KEYS = 2_000_000;
 
-// Rows per statement. Past a few hundred rows a statement's fixed cost no longer shows, while
-// larger batches keep more records alive across garbage collections (measured on funding
-// rounds of ~3 KB: 500 a batch spend half the collection time of 1,000, at the same
-// database cost per row). Small records take proportionally larger batches.
-export const BATCH_ROWS: Readonly<Record<IngestKind, number>> = {
-  funding: 500,
-  'm-a': 500,
-  investors: 1000,
-  'job-changes': 2000,
-  acquisitions: 1000,
-};
+/** Rows per statement, by dataset (see ingestBatchRows). */
+export const BATCH_ROWS = byDatasetName((dataset) => dataset.ingestBatchRows);
 
 /** Where a record is, as reports say it: "line 7" or "index 3 (line 5)". */
 export function position(item: { line?: number; index?: number }): string {
@@ -123,9 +117,9 @@ function note(item: { line: number; index?: number }, reason: string, problems?:
   return where;
 }
 
-interface Entry {
+interface Entry<Row> {
   key: string;
-  row: object;
+  row: Row;
   /** The key was already written by an earlier batch of this import. */
   repeat: boolean;
   /** Length of the record's text (batch sizing). */
@@ -142,27 +136,6 @@ function hasNul(value: unknown): boolean {
   return false;
 }
 
-const toastSettings = new WeakMap<Database, string[]>();
-
-/**
- * Session settings of an import on PostgreSQL: documents written with lz4 TOAST compression
- * when the server has it (several times cheaper to compress than the default pglz, and faster
- * to read back); values stored earlier are read either way. Asked on the import's own
- * connection, so an import never waits for a second one.
- */
-async function importSettings(db: Database, tx: Queryable): Promise<string[]> {
-  if (db.kind !== 'postgres') return [];
-  let settings = toastSettings.get(db);
-  if (!settings) {
-    const rows = await tx.query<{ lz4: boolean }>(
-      `SELECT coalesce(bool_or('lz4' = ANY(enumvals)), false) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
-    );
-    settings = rows[0]?.lz4 ? ["SET LOCAL default_toast_compression = 'lz4'"] : [];
-    toastSettings.set(db, settings);
-  }
-  return settings;
-}
-
 /**
  * Imports one input of one kind. Resolves with the report once the transaction is committed
  * (the records are served from then on) or rolled back; throws only when the database fails
@@ -174,11 +147,12 @@ export async function ingest(
   source: IngestSource,
   options: IngestOptions,
 ): Promise<IngestReport> {
-  const spec = kindSpec(kind);
-  return new Import(db, spec, options).run(source);
+  const dataset = datasetNamed(kind);
+  if (!dataset) throw new UnknownKindError(kind);
+  return dataset.open((typed) => new Import(db, typed, options).run(source));
 }
 
-class Import {
+class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   private readonly report: IngestReport;
   private readonly maxListed: number;
   private readonly batchRows: number;
@@ -188,7 +162,8 @@ class Import {
   private readonly extras: RecordExtras = { sourceId: null, status: 'completed' };
   /** Natural key → where it was last seen: its line (NDJSON) or element index (JSON array). */
   private readonly seen = new Map<string, number>();
-  private batch = new Map<string, Entry>();
+  private batch = new Map<string, Entry<Row>>();
+  private readonly checker: TypeCheck<R>;
   private batchText = 0;
   /** False once a record is rejected in all-or-nothing mode: the rest is only checked. */
   private writing = true;
@@ -200,11 +175,11 @@ class Import {
 
   constructor(
     private readonly db: Database,
-    private readonly spec: KindSpec,
+    private readonly dataset: Dataset<Q, F, R, Row>,
     private readonly options: IngestOptions,
   ) {
     this.report = {
-      kind: spec.kind,
+      kind: dataset.name,
       format: 'empty',
       received: 0,
       inserted: 0,
@@ -220,7 +195,9 @@ class Import {
       durationMs: 0,
     };
     this.maxListed = options.maxListed ?? DEFAULT_MAX_LISTED;
-    this.batchRows = options.batchRows ?? BATCH_ROWS[spec.kind];
+    this.batchRows = options.batchRows ?? dataset.ingestBatchRows;
+    // Compiled per import (about a millisecond), typed by the dataset's record schema.
+    this.checker = compileRecordChecker(dataset.record, dataset.references);
     this.reader = new RecordReader(options.format ?? 'auto', options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
     const now = (options.now ?? (() => new Date()))();
     this.dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
@@ -337,7 +314,7 @@ class Import {
    * Parses, validates and prepares one record; a string is the reason it is rejected, a list
    * every rule it breaks.
    */
-  private prepare(item: RawRecord): PreparedRecord | string | string[] {
+  private prepare(item: RawRecord): Prepared<Row> | string | string[] {
     let value: unknown;
     try {
       value = JSON.parse(item.text);
@@ -348,23 +325,25 @@ class Import {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       return `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
     }
-    const spec = this.spec;
+    const dataset = this.dataset;
     const problems: string[] = [];
-    const record = takeExtras(spec, value as Record<string, unknown>, this.extras, problems);
-    if (!spec.checker.Check(record)) {
-      problems.push(...describeViolations(spec.checker, record, spec.kind, MAX_PROBLEMS_PER_RECORD - problems.length));
+    const record = takeExtras(dataset.extras, value as Record<string, unknown>, this.extras, problems);
+    const valid = this.checker.Check(record);
+    if (!valid) {
+      problems.push(...describeRecordProblems(this.checker, record, dataset.name, MAX_PROBLEMS_PER_RECORD - problems.length));
     }
-    const ruleProblem = spec.check(record);
+    const ruleProblem = dataset.check?.(record);
     if (ruleProblem !== undefined && problems.length < MAX_PROBLEMS_PER_RECORD) problems.push(ruleProblem);
     if (item.text.includes('\\u0000') && hasNul(record) && problems.length < MAX_PROBLEMS_PER_RECORD) {
       problems.push('contains a NUL character (\\u0000), which cannot be stored');
     }
-    if (problems.length > 0) return problems;
-    return spec.prepare(record as never, this.extras, { dayStart: this.dayStart });
+    if (!valid || problems.length > 0) return problems;
+    const row = dataset.prepare(record, this.extras, { dayStart: this.dayStart });
+    return typeof row === 'string' ? row : { key: dataset.naturalKey(row), row };
   }
 
   /** Puts a valid record in the batch; a record with a key seen before replaces the earlier one. */
-  private remember(item: RawRecord, prepared: PreparedRecord): void {
+  private remember(item: RawRecord, prepared: Prepared<Row>): void {
     const inBatch = this.writing ? this.batch.get(prepared.key) : undefined;
     const earlierAt = this.seen.get(prepared.key);
     // Untracked keys (past MAX_TRACKED_KEYS) are still found within the batch.
@@ -422,41 +401,46 @@ class Import {
     this.writes.push(write);
   }
 
-  private plan(entries: Entry[]): WritePlan {
+  private plan(entries: Entry<Row>[]): WritePlan<Row> {
     // Rows in key order: concurrent imports of overlapping inputs lock keys in the same order.
     entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const fresh: object[] = [];
-    const repeats: Entry[] = [];
+    const fresh: Row[] = [];
+    const repeats: Entry<Row>[] = [];
     for (const entry of entries) {
       if (entry.repeat) repeats.push(entry);
       else fresh.push(entry.row);
     }
-    return { fresh: this.spec.encode(fresh), repeats };
+    return { fresh: this.dataset.upsert.prepare(fresh), repeats };
   }
 
-  private async write(tx: Queryable, plan: WritePlan): Promise<UpsertResult> {
-    const spec = this.spec;
+  private async write(tx: Queryable, plan: WritePlan<Row>): Promise<UpsertResult> {
+    const { dataset } = this;
     const result = await runUpsert(tx, plan.fresh);
     const repeats = plan.repeats;
     if (repeats.length === 0) return result;
     // A key written again: if this import already changed its row, the row is counted (as
     // inserted or updated) and the rewrite is not; if the first write found it unchanged, a
     // change now makes it updated.
-    const ours = await tx.query<{ key: string }>(
-      `SELECT ${spec.keyColumn}::text AS key FROM ${spec.table}
-        WHERE ${spec.keyColumn} = ANY($1::${spec.keyType}[]) AND xmin = pg_current_xact_id()::xid`,
-      [repeats.map((e) => e.key)],
+    const changedBefore = await keysWrittenInThisTransaction(
+      tx,
+      { table: dataset.table, ...dataset.key },
+      repeats.map((e) => e.key),
     );
-    const changedBefore = new Set(ours.map((r) => r.key));
-    await runUpsert(tx, spec.encode(repeats.filter((e) => changedBefore.has(e.key)).map((e) => e.row)));
-    const later = await runUpsert(tx, spec.encode(repeats.filter((e) => !changedBefore.has(e.key)).map((e) => e.row)));
+    await runUpsert(tx, dataset.upsert.prepare(repeats.filter((e) => changedBefore.has(e.key)).map((e) => e.row)));
+    const later = await runUpsert(tx, dataset.upsert.prepare(repeats.filter((e) => !changedBefore.has(e.key)).map((e) => e.row)));
     return { inserted: result.inserted + later.inserted, updated: result.updated + later.updated };
   }
 }
 
-interface WritePlan {
+interface WritePlan<Row> {
   fresh: PreparedUpsert | undefined;
-  repeats: Entry[];
+  repeats: Entry<Row>[];
+}
+
+/** A valid record as the row to write, under its natural key. */
+interface Prepared<Row> {
+  key: string;
+  row: Row;
 }
 
 /** A one-line summary: "funding: 3 received, 2 inserted, …". */

@@ -22,10 +22,6 @@ export class RateLimiter {
   check(family: Family, principal: Principal): Promise<RateLimitDecision> {
     return this.store.hit(`${family}:${principal.accountId}`, this.limitFor(family, principal), this.limits.windowMs);
   }
-
-  close(): Promise<void> {
-    return this.store.close();
-  }
 }
 
 /** Failed authentications per client IP (AUTH_FAILURE_LIMITS), independent of the account limits. */

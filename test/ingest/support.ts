@@ -3,6 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
 import type { Database, Transaction } from '../../src/db/port.js';
+import { DATASETS } from '../../src/datasets/index.js';
 import { ingest, type IngestOptions, type IngestReport } from '../../src/services/ingest.js';
 import { startApp, type Backend } from '../helpers.js';
 
@@ -60,12 +61,10 @@ export function run(
   return ingest(db, kind, chunked(text, 4096), { skipInvalid: false, ...options });
 }
 
-const TABLES = ['funding_rounds', 'ma_deals', 'investors', 'job_changes', 'acquisition_signals'];
-
 /** Every data table's row count and a checksum of its rows, and the data versions. */
 export async function snapshot(db: Database): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = {};
-  for (const table of TABLES) {
+  for (const { table } of DATASETS) {
     const rows = await db.query<{ n: number; sum: string }>(
       `SELECT count(*)::int AS n, coalesce(md5(string_agg(doc || '|' || sort_at::text, ',' ORDER BY id)), '') AS sum FROM ${table}`,
     );

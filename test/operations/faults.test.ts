@@ -255,6 +255,96 @@ describeNeeding('statement timeout', 'postgres', needsPostgres, () => {
   });
 });
 
+describeNeeding('statement timeout, in every family', 'postgres', needsPostgres, () => {
+  const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
+  let ctx: TestContext;
+  let blocker: Database;
+
+  before(async () => {
+    const { schema, drop } = await freshSchema();
+    const db = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 4, schema, statementTimeoutMs: 300 });
+    await migrate(db);
+    blocker = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 1, schema });
+    const config = testConfig({ ADMIN_TOKEN });
+    const app = await buildApp({ config, db });
+    ctx = {
+      db,
+      app,
+      config,
+      async close() {
+        await app.close();
+        await db.close();
+        await blocker.close();
+        await drop();
+      },
+    };
+  });
+  after(() => ctx.close());
+
+  /** The response to a request sent while another session holds a lock on table for longer than the timeout. */
+  async function whileLocked<T>(table: string, send: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const locking = blocker.transaction(async (tx) => {
+      await tx.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+      await held;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      return await send();
+    } finally {
+      release();
+      await locking;
+    }
+  }
+
+  it('admin: an import cancelled by the statement timeout is a 503 in the admin shape', async () => {
+    const res = await whileLocked('funding_rounds', () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/admin/ingest/funding',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+        payload: `${JSON.stringify(fundingRecord())}\n`,
+      }),
+    );
+    assert.equal(res.statusCode, 503);
+    assert.deepEqual(res.json(), { error: 'Service temporarily unavailable, please retry shortly' });
+    assert.equal(res.headers['retry-after'], '2');
+  });
+
+  it('v2: a page cancelled by the statement timeout is a 503 in the v2 shape', async () => {
+    const { key } = await makeKey(ctx.db);
+    const res = await whileLocked('investors', () =>
+      ctx.app.inject({ url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${key}` } }),
+    );
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.json().success, false);
+    assert.equal(res.headers['retry-after'], '2');
+  });
+
+  it('pages: a form cancelled by the statement timeout gets the 503 page', async () => {
+    const form = await ctx.app.inject({ url: '/signup' });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    const cookie = form.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const res = await whileLocked('accounts', () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/signup',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          _csrf: csrf,
+          email: 'timeout@example.com',
+          password: 'correct horse battery staple',
+        }).toString(),
+      }),
+    );
+    assert.equal(res.statusCode, 503);
+    assert.match(String(res.headers['content-type']), /^text\/html/);
+    assert.match(res.body, /Temporarily unavailable/);
+    assert.equal(res.headers['retry-after'], '2');
+  });
+});
+
 /** Blocks the event loop for `ms` inside a timer callback, as a burst of CPU-heavy work would. */
 function stallEventLoop(ms: number): Promise<void> {
   return new Promise((resolve) =>

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/port.js';
-import type { Lifecycle } from '../../src/http/operations.js';
+import type { Lifecycle } from '../../src/dependencies.js';
 import { describeEach, makeKey, testConfig } from '../helpers.js';
 
 const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;

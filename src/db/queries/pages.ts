@@ -1,15 +1,15 @@
 import type { Queryable } from '../port.js';
-import { shareInFlight, type ResultCache } from '../../services/result-cache.js';
+import { shareInFlight, type PageResultCache } from '../page-results.js';
 
 /** A filtered, newest-first listing over one of the document tables. */
 export interface PageRequest {
   /** Table with columns id, sort_at and doc (the record's prepared JSON text). */
-  table: 'funding_rounds' | 'ma_deals' | 'investors' | 'job_changes' | 'acquisition_signals';
+  table: string;
   /** Name in data_versions; bumped by any write to the table. */
   dataset: string;
   /** SQL conditions joined with AND, using $1..$n of params. */
   conditions: string[];
-  /** The same conditions in a form no index serves (see Conditions), for filters matching many rows. */
+  /** The same conditions in a form no index serves (see WhereClause), for filters matching many rows. */
   walkConditions?: string[];
   params: unknown[];
   limit: number;
@@ -32,7 +32,7 @@ export interface PageResult {
  * deferred join keeps deep pages cheap) and, unless cached for this filter and version, the
  * exact count, all in one snapshot.
  */
-export async function fetchPage(db: Queryable, cache: ResultCache, req: PageRequest): Promise<PageResult> {
+export async function fetchPage(db: Queryable, cache: PageResultCache, req: PageRequest): Promise<PageResult> {
   const where = req.conditions.length > 0 ? `WHERE ${req.conditions.join(' AND ')}` : '';
   const filterKey = `${req.table}|${where}|${JSON.stringify(req.params)}`;
   const pageKey = `${filterKey}|${req.limit}|${req.offset}`;
@@ -72,7 +72,7 @@ function pageWhere(req: PageRequest, where: string, total: number): string {
 }
 
 /** Counts first, in its own statement: the plan of the page depends on it. */
-function countFirst(db: Queryable, cache: ResultCache, req: PageRequest, where: string, filterKey: string): Promise<number> {
+function countFirst(db: Queryable, cache: PageResultCache, req: PageRequest, where: string, filterKey: string): Promise<number> {
   // Concurrent first requests for a filter share one count instead of each computing it.
   return shareInFlight(cache.countsInFlight, `${req.dataset}|${filterKey}`, async () => {
     const rows = await db.query<{ version: number; total: number }>(
@@ -87,7 +87,7 @@ function countFirst(db: Queryable, cache: ResultCache, req: PageRequest, where: 
 
 async function queryPage(
   db: Queryable,
-  cache: ResultCache,
+  cache: PageResultCache,
   req: PageRequest,
   where: string,
   filterKey: string,

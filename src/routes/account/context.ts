@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../../dependencies.js';
 import type { WebLimits } from '../../services/accounts.js';
 import type { FormProblem } from '../../services/outcomes.js';
 import type { Assets } from '../../web/assets.js';

@@ -3,8 +3,8 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { DatabaseUnavailableError } from '../../db/port.js';
+import type { FastifyInstance } from 'fastify';
+import { errorHandling, type ErrorShape } from '../../http/error-handling.js';
 import { loadPasswordEstimator } from '../../services/passwords.js';
 import { DEFAULT_WEB_LIMITS, type WebLimits } from '../../services/accounts.js';
 import { DEFAULT_ROLL_GRACE_MS } from '../../services/api-keys.js';
@@ -83,22 +83,22 @@ export async function accountRoutes(
     referrerPolicy: { policy: 'same-origin' },
   });
 
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const status =
-      error instanceof DatabaseUnavailableError
-        ? 503
-        : error.validation
-          ? 400
-          : error.statusCode && error.statusCode >= 400 && error.statusCode < 500
-            ? error.statusCode
-            : 500;
-    if (status >= 500) request.log[status === 503 ? 'warn' : 'error']({ err: error }, 'account page failed');
-    if (status === 503) reply.header('retry-after', '2');
-    // The nav shows who is signed in, unless the database is the problem.
-    const session: RequestSession =
-      status >= 500 ? { status: 'none' } : await requestSession(request, services.db).catch(() => ({ status: 'none' as const }));
-    return sendPage(reply, status, errorPage(pageContext(deps, request, session), status));
-  });
+  // Errors are pages too (their status's own wording, never the cause); unknown paths are left
+  // to the app's not-found handler.
+  const pageErrors: ErrorShape = {
+    async send(request, reply, status) {
+      // The nav shows who is signed in, unless the database is the problem.
+      const session: RequestSession =
+        status >= 500
+          ? { status: 'none' }
+          : await requestSession(request, services.db).catch(() => ({ status: 'none' as const }));
+      return sendPage(reply, status, errorPage(pageContext(deps, request, session), status));
+    },
+    internalMessage: 'Something went wrong',
+    unavailableMessage: 'Temporarily unavailable',
+    notFoundMessage: 'Page not found',
+  };
+  await app.register(errorHandling, { shape: pageErrors, notFound: false });
 
   app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
     const asset = deps.assets.byPath.get(`/assets/${request.params.file}`);

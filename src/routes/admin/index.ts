@@ -5,11 +5,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
-import { DatabaseUnavailableError } from '../../db/port.js';
-import { describeValidationError } from '../../http/validation.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppServices } from '../../dependencies.js';
+import { errorHandling, jsonErrorShape } from '../../http/error-handling.js';
 import { StringEnum } from '../../schemas/common.js';
 import { INGEST_KINDS, ingest, isIngestKind, summarize } from '../../services/ingest.js';
 
@@ -38,6 +38,17 @@ const IngestQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Admin errors: { "error": "…" }. */
+const ADMIN_ERROR_SHAPE = jsonErrorShape((_status, message) => ({ error: message }), {
+  internalMessage: 'Internal server error',
+  unavailableMessage: 'Service temporarily unavailable, please retry shortly',
+  notFoundMessage: 'Not found',
+  clientMessage: (error) =>
+    error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+      ? `Unsupported Content-Type; send the records as ${INGEST_CONTENT_TYPES.join(', ')}`
+      : undefined,
+});
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -71,25 +82,10 @@ export async function adminRoutes(
 ): Promise<void> {
   if (options.adminToken === '') throw new Error('adminRoutes needs a non-empty admin token');
   const expected = digest(options.adminToken);
-  const send = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
+  const send = (reply: FastifyReply, status: number, error: string) =>
+    reply.code(status).send(ADMIN_ERROR_SHAPE.body(status, error));
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation) {
-      return send(reply, 400, describeValidationError(error.validation, Object.keys(IngestQuery.properties)));
-    }
-    if (error instanceof DatabaseUnavailableError) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).header('retry-after', '2').send({ error: 'Service temporarily unavailable, please retry shortly' });
-    }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return send(reply, 415, `Unsupported Content-Type; send the records as ${INGEST_CONTENT_TYPES.join(', ')}`);
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return send(reply, status, error.message);
-    request.log.error({ err: error }, 'unhandled error');
-    return send(reply, 500, 'Internal server error');
-  });
-  app.setNotFoundHandler((request, reply) => send(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`));
+  await app.register(errorHandling, { shape: ADMIN_ERROR_SHAPE });
 
   // Before anything else (and before the body is read): only the operator's token gets in.
   // A customer API key, or anything else, is refused the same way, whatever the path.
@@ -103,10 +99,9 @@ export async function adminRoutes(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(INGEST_CONTENT_TYPES, (_request, payload, done) => done(null, payload));
 
-  app.post<{ Params: Static<typeof IngestParams>; Querystring: Static<typeof IngestQuery> }>(
-    '/ingest/:kind',
-    { schema: { hide: true, params: IngestParams, querystring: IngestQuery } },
-    async (request, reply) => {
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post('/ingest/:kind', { schema: { hide: true, params: IngestParams, querystring: IngestQuery } }, async (request, reply) => {
       const { kind } = request.params;
       if (!isIngestKind(kind)) return send(reply, 404, `Unknown kind "${kind}"; kinds: ${INGEST_KINDS.join(', ')}`);
       const body = request.body as Readable | undefined;
@@ -132,6 +127,5 @@ export async function adminRoutes(
       }
       const status = report.committed ? 200 : report.failure === 'input-interrupted' ? 400 : 422;
       return reply.code(status).header('cache-control', 'no-store').send(report);
-    },
-  );
+    });
 }

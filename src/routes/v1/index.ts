@@ -1,23 +1,18 @@
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Dataset, StoredRow, V1Api, ValidQuery } from '../../datasets/dataset.js';
+import { DATASETS } from '../../datasets/index.js';
+import type { AppServices } from '../../dependencies.js';
 import { keyedAccess, recordUsage, windowWords } from '../../http/access.js';
 import { v1Key } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
-import { installErrorHandling, v1ErrorShape } from '../../http/family.js';
+import { errorHandling, v1ErrorShape } from '../../http/error-handling.js';
 import { sendV1Page } from '../../http/v1-reply.js';
-import { FundingQuery, FundingResponse, MaQuery, MaResponse, V1Error } from '../../schemas/v1.js';
-import { listFundingRounds } from '../../services/funding.js';
-import { listMergers } from '../../services/mergers.js';
-import type { AppServices } from '../../app.js';
+import { V1Error } from '../../schemas/v1.js';
+import { listV1Page } from '../../services/listing.js';
 
 const errorRef = Type.Ref(V1Error);
-const errors = {
-  400: { ...errorRef, description: 'A parameter breaks its rule; the message names it' },
-  401: { ...errorRef, description: 'Missing, malformed, unknown or revoked API key' },
-  429: { ...errorRef, description: 'More than 60 requests in one minute' },
-  500: { ...errorRef, description: 'Unexpected failure' },
-  503: { ...errorRef, description: 'Temporarily unavailable; retry after the Retry-After seconds' },
-};
 
 const pagingHeaders = {
   'X-Total-Count': { type: 'integer', description: 'Records matching the filters' },
@@ -26,8 +21,54 @@ const pagingHeaders = {
   Link: { type: 'string', description: 'RFC 8288 links with rel="next" / rel="prev" where they exist' },
 };
 
+function errorResponses(services: AppServices) {
+  const { v1, windowMs } = services.config.rateLimits;
+  return {
+    400: { ...errorRef, description: 'A parameter breaks its rule; the message names it' },
+    401: { ...errorRef, description: 'Missing, malformed, unknown or revoked API key' },
+    429: {
+      ...errorRef,
+      description: `More requests ${windowWords(windowMs)} than the account's limit (${v1} unless the account has its own)`,
+    },
+    500: { ...errorRef, description: 'Unexpected failure' },
+    503: { ...errorRef, description: 'Temporarily unavailable; retry after the Retry-After seconds' },
+  };
+}
+
+/** The list endpoint of one v1 dataset. */
+function v1Route<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  app: FastifyInstance,
+  services: AppServices,
+  authenticate: ReturnType<typeof keyedAccess>,
+  dataset: Dataset<Q, F, R, Row>,
+  api: V1Api<ValidQuery<Q>>,
+): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    api.path,
+    {
+      onRequest: authenticate,
+      schema: {
+        tags: ['v1'],
+        operationId: api.operationId,
+        summary: api.summary,
+        description: api.description,
+        security: [{ apiKeyHeader: [] }],
+        querystring: dataset.query,
+        response: {
+          200: { ...api.response, headers: pagingHeaders },
+          ...errorResponses(services),
+        },
+      },
+    },
+    async (request, reply) => {
+      const page = await listV1Page(services.db, services.pageResults, dataset, api, request.query);
+      return sendV1Page(request, reply, page, services.config.publicUrl);
+    },
+  );
+}
+
 export async function v1Routes(app: FastifyInstance, services: AppServices): Promise<void> {
-  installErrorHandling(app, v1ErrorShape);
+  await app.register(errorHandling, { shape: v1ErrorShape });
   app.addHook('preValidation', checkRawQuery);
   if (services.config.usageRecording) app.addHook('onResponse', recordUsage(services.usage, 'v1'));
   const authenticate = keyedAccess({
@@ -41,47 +82,9 @@ export async function v1Routes(app: FastifyInstance, services: AppServices): Pro
     rateLimitedMessage: (limit, windowMs) =>
       `Rate limit exceeded: a maximum of ${limit} requests ${windowWords(windowMs)} is allowed`,
   });
-  const security = [{ apiKeyHeader: [] }];
-
-  app.get(
-    '/funding',
-    {
-      onRequest: authenticate,
-      schema: {
-        tags: ['v1'],
-        operationId: 'listFunding',
-        summary: 'Funding rounds, newest first',
-        description:
-          'Venture funding rounds sorted by `date_seen`, newest first (ties broken by a stable internal id), 20 a page. ' +
-          'Paging information is in the X-Total-Count, X-Page, X-Per-Page and Link headers.',
-        security,
-        querystring: FundingQuery,
-        response: { 200: { ...FundingResponse, description: 'A page of funding rounds', headers: pagingHeaders }, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const page = await listFundingRounds(services.db, services.counts, request.query as FundingQuery);
-      return sendV1Page(request, reply, page, services.config.publicUrl);
-    },
-  );
-
-  app.get(
-    '/m-a',
-    {
-      onRequest: authenticate,
-      schema: {
-        tags: ['v1'],
-        operationId: 'listMergersAndAcquisitions',
-        summary: 'Mergers and acquisitions, newest first',
-        description: 'M&A deals sorted by `date_seen`, newest first, 20 a page; paging in headers as for /funding.',
-        security,
-        querystring: MaQuery,
-        response: { 200: { ...MaResponse, description: 'A page of deals', headers: pagingHeaders }, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const page = await listMergers(services.db, services.counts, request.query as MaQuery);
-      return sendV1Page(request, reply, page, services.config.publicUrl);
-    },
-  );
+  for (const dataset of DATASETS) {
+    dataset.open((typed) => {
+      if (typed.api.family === 'v1') v1Route(app, services, authenticate, typed, typed.api);
+    });
+  }
 }

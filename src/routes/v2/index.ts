@@ -1,25 +1,17 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { Dataset, SignalApi, StoredRow, ValidQuery } from '../../datasets/dataset.js';
+import { DATASETS } from '../../datasets/index.js';
+import type { AppServices } from '../../dependencies.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
 import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
-import { installErrorHandling, v2ErrorShape } from '../../http/family.js';
+import { errorHandling, v2ErrorShape } from '../../http/error-handling.js';
 import { sendSignalPage } from '../../http/v2-reply.js';
-import {
-  AcquisitionsQuery,
-  AcquisitionsResponse,
-  InvestorsQuery,
-  InvestorsResponse,
-  JobChangesQuery,
-  JobChangesResponse,
-  V2Error,
-  type SignalEndpoint,
-} from '../../schemas/v2.js';
-import { listAcquisitionSignals, listInvestorSignals, listJobChangeSignals, type SignalPage } from '../../services/signals.js';
-import { POSITIONS, DEPARTMENTS, SENIORITIES } from '../../services/role-classifier.js';
+import { V2Error, type SignalEndpoint } from '../../schemas/v2.js';
 import type { CreditMeter } from '../../services/credits.js';
-import { INVESTOR_TYPES } from '../../schemas/v2.js';
+import { listSignalPage } from '../../services/listing.js';
 
 const errorRef = Type.Ref(V2Error);
 const errors = {
@@ -35,53 +27,6 @@ const CREDITS_NOTE =
   'Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. ' +
   '`meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.';
 
-interface SignalRoute {
-  path: string;
-  endpoint: SignalEndpoint;
-  operationId: string;
-  summary: string;
-  description: string;
-  querystring: TSchema;
-  response: TSchema;
-  list: (services: AppServices, query: never) => Promise<SignalPage>;
-}
-
-const ROUTES: SignalRoute[] = [
-  {
-    path: '/signals/investors',
-    endpoint: 'signals.investors',
-    operationId: 'getInvestors',
-    summary: 'Investors',
-    description: `Investors, most recently updated first. \`categories\` takes investor types: ${INVESTOR_TYPES.join(', ')}.`,
-    querystring: InvestorsQuery,
-    response: InvestorsResponse,
-    list: (s, q) => listInvestorSignals(s.db, s.counts, q),
-  },
-  {
-    path: '/signals/job-changes',
-    endpoint: 'signals.job-changes',
-    operationId: 'getJobChangeSignals',
-    summary: 'Job change signals',
-    description:
-      'People who changed role or company, newest `occurredAt` first. Positions, departments and seniorities are derived from ' +
-      '`newRole` when the signal is recorded; OR within one list, AND across lists. ' +
-      `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
-    querystring: JobChangesQuery,
-    response: JobChangesResponse,
-    list: (s, q) => listJobChangeSignals(s.db, s.counts, q),
-  },
-  {
-    path: '/signals/acquisitions',
-    endpoint: 'signals.acquisitions',
-    operationId: 'getAcquisitionSignals',
-    summary: 'Acquisition signals',
-    description: 'Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first.',
-    querystring: AcquisitionsQuery,
-    response: AcquisitionsResponse,
-    list: (s, q) => listAcquisitionSignals(s.db, s.counts, q),
-  },
-];
-
 /**
  * What a request costs: a page of data 1 credit; count mode nothing. HEAD (Fastify answers it
  * with the GET handler, then drops the body) sends no data, so it costs nothing either, but
@@ -94,8 +39,40 @@ async function settleCredits(credits: CreditMeter, request: FastifyRequest, endp
   return { used: 1, remaining: await credits.charge(principal, endpoint) };
 }
 
+/** The list endpoint of one v2 dataset. */
+function signalRoute<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  app: FastifyInstance,
+  services: AppServices,
+  authenticate: ReturnType<typeof keyedAccess>,
+  dataset: Dataset<Q, F, R, Row>,
+  api: SignalApi<ValidQuery<Q>>,
+): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    api.path,
+    {
+      onRequest: authenticate,
+      schema: {
+        tags: ['v2 signals'],
+        operationId: api.operationId,
+        summary: api.summary,
+        description: `${api.description} ${CREDITS_NOTE}`,
+        security: [{ bearerAuth: [] }],
+        querystring: dataset.query,
+        response: { 200: api.response, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const page = await listSignalPage(services.db, services.pageResults, dataset, api, request.query);
+      const credits = await settleCredits(services.credits, request, api.endpoint, api.paging(request.query).count);
+      request.creditsCharged = credits.used;
+      if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: api.endpoint }, credits.used);
+      return sendSignalPage(reply, api.endpoint, page, credits);
+    },
+  );
+}
+
 export async function v2Routes(app: FastifyInstance, services: AppServices): Promise<void> {
-  installErrorHandling(app, v2ErrorShape);
+  await app.register(errorHandling, { shape: v2ErrorShape });
   app.addHook('preValidation', checkRawQuery);
   if (services.config.usageRecording) app.addHook('onResponse', recordUsage(services.usage, 'v2'));
   const authenticate = keyedAccess({
@@ -121,29 +98,9 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
     }
   });
 
-  for (const route of ROUTES) {
-    app.get(
-      route.path,
-      {
-        onRequest: authenticate,
-        schema: {
-          tags: ['v2 signals'],
-          operationId: route.operationId,
-          summary: route.summary,
-          description: `${route.description} ${CREDITS_NOTE}`,
-          security: [{ bearerAuth: [] }],
-          querystring: route.querystring,
-          response: { 200: { ...route.response, description: 'A page of records' }, ...errors },
-        },
-      },
-      async (request, reply) => {
-        const query = request.query as { count?: boolean };
-        const page = await route.list(services, query as never);
-        const credits = await settleCredits(services.credits, request, route.endpoint, query.count === true);
-        request.creditsCharged = credits.used;
-        if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: route.endpoint }, credits.used);
-        return sendSignalPage(reply, route.endpoint, page, credits);
-      },
-    );
+  for (const dataset of DATASETS) {
+    dataset.open((typed) => {
+      if (typed.api.family === 'v2') signalRoute(app, services, authenticate, typed, typed.api);
+    });
   }
 }

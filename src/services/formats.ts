@@ -1,7 +1,7 @@
-// String formats used by the record schemas (uri, email, date, date-time, uuid), checked the
-// way the database will read them: a date must exist in the calendar ("2024-02-30" does not)
-// and lie in the supported range, a date-time needs its time zone, a uuid must be one
-// PostgreSQL accepts as is.
+// String formats of the schemas (uri, email, date, date-time, uuid), checked the way the
+// database will read them, for query parameters and ingested records alike: a date must exist
+// in the calendar ("2024-02-30" does not) and lie in the supported range, a date-time needs its
+// time zone, a uuid must be one PostgreSQL accepts as is.
 import { FormatRegistry } from '@sinclair/typebox';
 import { DATE_RANGE } from '../schemas/common.js';
 
@@ -20,8 +20,10 @@ function daysInMonth(year: number, month: number): number {
 }
 
 function validDate(year: number, month: number, day: number): boolean {
-  // PostgreSQL has no year 0: 0000-01-01 is not a date it can store. (-1: not digits.)
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+  // Year 0 is a date of the proleptic calendar (and a leap year), if not one PostgreSQL can
+  // store: like any other year outside the supported range, it is refused as out of range.
+  // (-1: not digits.)
+  return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 /** A calendar date in YYYY-MM-DD form that exists, whatever its year. */

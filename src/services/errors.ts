@@ -1,5 +1,5 @@
-// One error catalog for both families. Services and hooks throw ApiError with a code;
-// each family's handler turns it into its own body shape.
+// One error catalog for every family. Services and hooks throw ApiError with a code; the error
+// handler (src/http/error-handling.ts) turns it into the family's own body shape.
 
 export const ERROR_STATUS = {
   INVALID_PARAMETER: 400,

@@ -1,0 +1,79 @@
+// query → filter helpers shared by the datasets: the rules the query schemas cannot state.
+import { countryKey, countryCode, isIsoCountryCode } from '../services/countries.js';
+import { invalidParameter } from '../services/errors.js';
+import { labelKey, splitList, urlKey } from '../services/normalize.js';
+
+const DAY_MS = 86_400_000;
+
+/** Inclusive calendar-date bounds (UTC) as [from, before) timestamps; from after to is a 400. */
+export function dateBounds(from: string | undefined, to: string | undefined, names: [string, string]) {
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalidParameter(`${names[0]} (${from}) must not be after ${names[1]} (${to})`);
+  }
+  return {
+    from: from === undefined ? undefined : `${from}T00:00:00Z`,
+    before: to === undefined ? undefined : new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS).toISOString(),
+  };
+}
+
+/** Values of a comma-separated parameter, lower-cased, each checked against the allowed list. */
+export function allowedValues(name: string, raw: string | undefined, allowed: readonly string[]): string[] {
+  const values = splitList(raw).map(labelKey);
+  const unknown = values.filter((v) => !allowed.includes(v));
+  if (unknown.length > 0) {
+    throw invalidParameter(`${name}: "${unknown[0]}" is not allowed; allowed values: ${allowed.join(', ')}`);
+  }
+  return [...new Set(values)];
+}
+
+/** v2 `countries`: ISO 3166 alpha-2 codes, any case, as the lower-case keys stored rows carry. */
+export function countryKeys(raw: string | undefined): string[] {
+  const codes = splitList(raw);
+  const unknown = codes.find((code) => !isIsoCountryCode(code));
+  if (unknown !== undefined) {
+    throw invalidParameter(`countries: "${unknown}" is not an ISO 3166 alpha-2 country code (e.g. US, GB, DE)`);
+  }
+  return [...new Set(codes.map((code) => code.toLowerCase()))];
+}
+
+/** v1 `country`: one ISO code or English name, as its stored key. */
+export function countryKeyOf(raw: string): string {
+  if (countryCode(raw) === undefined) {
+    throw invalidParameter('country must be an ISO 3166 alpha-2 code (e.g. "US") or an English country name');
+  }
+  return countryKey(raw)!;
+}
+
+/** v2 `search`: the distinct lower-cased words, every one of which must match. */
+export function searchWords(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const words = [
+    ...new Set(
+      raw
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w !== ''),
+    ),
+  ];
+  if (words.length > 10) throw invalidParameter('search: at most 10 words');
+  return words;
+}
+
+/** The text `search` looks in, stored with the row. */
+export const searchText = (parts: (string | null | undefined)[]) =>
+  parts
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .join(' \u0001 ') // a separator no search word contains, so words never match across fields
+    .toLowerCase();
+
+/** A URL filter's key; a value that normalises to nothing matches nothing. */
+export const urlFilterKey = (raw: string) => urlKey(raw) ?? '';
+
+export const DEFAULT_SIGNAL_LIMIT = 20;
+
+/** A v2 page: `page` (1-based) of `limit` records, or count mode (the total only). */
+export const signalPaging = (query: { page?: number; limit?: number; count?: boolean }) => ({
+  page: query.page ?? 1,
+  limit: query.limit ?? DEFAULT_SIGNAL_LIMIT,
+  count: query.count === true,
+});

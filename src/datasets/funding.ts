@@ -1,0 +1,118 @@
+// Venture funding rounds: GET /api/v1/funding, ingest kind "funding".
+import { generateFundingRecords } from '../seed/v1-generator.js';
+import { FundingQuery, FundingRecord, FundingResponse, V1_RECORD_REFERENCES } from '../schemas/v1.js';
+import { labelKey, slugify, splitList } from '../services/normalize.js';
+import {
+  amountInRange,
+  companyConditions,
+  companyFilter,
+  companyKeys,
+  v1Page,
+  type CompanyColumns,
+  type CompanyFilter,
+} from './company.js';
+import { defineDataset } from './dataset.js';
+
+export interface FundingFilter extends CompanyFilter {
+  roundKeys: string[];
+  minAmount?: number;
+}
+
+/** A funding round as stored: the filter columns plus the served document. */
+export interface FundingRow extends CompanyColumns {
+  natural_key: string;
+  source_id: string | null;
+  name_path: string;
+  round_key: string | null;
+  funding_amount: number;
+  doc: string | Buffer;
+}
+
+export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilter, typeof FundingRecord, FundingRow>({
+  name: 'funding',
+  label: 'funding rounds',
+  table: 'funding_rounds',
+  record: FundingRecord,
+  references: V1_RECORD_REFERENCES,
+  query: FundingQuery,
+  api: {
+    family: 'v1',
+    path: '/funding',
+    operationId: 'listFunding',
+    summary: 'Funding rounds, newest first',
+    description:
+      'Venture funding rounds sorted by `date_seen`, newest first (ties broken by a stable internal id), 20 a page. ' +
+      'Paging information is in the X-Total-Count, X-Page, X-Per-Page and Link headers.',
+    response: { ...FundingResponse, description: 'A page of funding rounds' },
+    params: (query) => ({
+      category: splitList(query.category),
+      round: splitList(query.round),
+      amount: query.amount ?? null,
+      date_from: query.date_from ?? null,
+      date_to: query.date_to ?? null,
+    }),
+    page: v1Page,
+  },
+  filter: (query) => ({
+    ...companyFilter(query),
+    roundKeys: splitList(query.round).map(labelKey),
+    minAmount: query.amount,
+  }),
+  conditions(filter) {
+    const conditions = companyConditions<FundingRow>(filter);
+    if (filter.roundKeys.length > 0) conditions.push({ column: 'round_key', op: 'in', values: filter.roundKeys });
+    if (filter.minAmount !== undefined) conditions.push({ column: 'funding_amount', op: 'atLeast', value: filter.minAmount });
+    return conditions;
+  },
+  columns: [
+    { name: 'natural_key', type: 'text' },
+    { name: 'source_id', type: 'text' },
+    { name: 'name_path', type: 'text' },
+    { name: 'round_key', type: 'text' },
+    { name: 'funding_amount', type: 'bigint' },
+    { name: 'category_keys', type: 'text[]' },
+    { name: 'country_key', type: 'text' },
+    { name: 'website_key', type: 'text' },
+    { name: 'linkedin_keys', type: 'text[]' },
+    { name: 'sort_at', type: 'timestamptz' },
+    { name: 'doc', type: 'text' },
+  ],
+  // A round has no id of its own: its source's id when the file gives one, else what tells rounds apart.
+  key: { column: 'natural_key', type: 'text' },
+  extras: ['source_id'],
+  check: (record) => amountInRange(record, 'funding_amount'),
+  prepare(record, extras, context) {
+    const namePath = record.name_path || slugify(record.company_name);
+    if (namePath === '' && extras.sourceId === null) {
+      return 'name_path: cannot be derived from company_name; send name_path or source_id';
+    }
+    // Without date_seen the round sorts at the start of the import's day, so importing the
+    // same file again that day finds it unchanged instead of moving it.
+    const sortAt = record.date_seen ?? context.dayStart;
+    const doc: FundingRecord = { ...record, name_path: namePath };
+    return {
+      natural_key: extras.sourceId
+        ? `source:${extras.sourceId}`
+        : `${namePath}|${labelKey(record.round_type ?? '')}|${sortAt.slice(0, 10)}`,
+      source_id: extras.sourceId,
+      name_path: namePath,
+      round_key: record.round_type === null ? null : labelKey(record.round_type),
+      funding_amount: record.funding_amount,
+      ...companyKeys(record),
+      sort_at: sortAt,
+      doc: JSON.stringify(doc),
+    };
+  },
+  ingestBatchRows: 500,
+  seed: {
+    sizes: { demo: 5_000, large: 1_000_000 },
+    seedOffset: 0,
+    // A stable source id per generated round, so re-seeding on another day updates instead of adding.
+    *generate(seed, count, asOf) {
+      let index = 0;
+      for (const record of generateFundingRecords(seed, count, asOf)) {
+        yield { record, extras: { sourceId: `seed-${seed}-${index++}` } };
+      }
+    },
+  },
+});

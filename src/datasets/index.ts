@@ -1,0 +1,33 @@
+// The registry: every dataset the service serves, ingests and seeds. Routes, ingest, the inbox,
+// seed, the tests and the benchmarks iterate it; a new dataset is its module plus one line here
+// (and the migration that creates its table).
+import { acquisitions } from './acquisitions.js';
+import { funding } from './funding.js';
+import { investors } from './investors.js';
+import { jobChanges } from './job-changes.js';
+import { mA } from './m-a.js';
+
+export const DATASETS = [funding, mA, investors, jobChanges, acquisitions] as const;
+
+export type AnyDataset = (typeof DATASETS)[number];
+export type DatasetName = AnyDataset['name'];
+
+export const DATASET_NAMES: readonly DatasetName[] = DATASETS.map((dataset) => dataset.name);
+
+export function isDatasetName(value: string): value is DatasetName {
+  return (DATASET_NAMES as readonly string[]).includes(value);
+}
+
+/** The dataset of that name; undefined for any other string. */
+export function datasetNamed(name: string): AnyDataset | undefined {
+  return DATASETS.find((dataset) => dataset.name === name);
+}
+
+export { acquisitions, funding, investors, jobChanges, mA };
+export type { Dataset, RecordExtras, Scale, StoredRow } from './dataset.js';
+
+/** A value per dataset, by name. */
+export function byDatasetName<T>(value: (dataset: AnyDataset) => T): Readonly<Record<DatasetName, T>> {
+  // Every name gets its entry: the map runs over the whole registry.
+  return Object.fromEntries(DATASETS.map((dataset) => [dataset.name, value(dataset)])) as Record<DatasetName, T>;
+}

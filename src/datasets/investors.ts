@@ -1,0 +1,80 @@
+// Investors: GET /api/v2/signals/investors, ingest kind "investors".
+import { generateInvestors } from '../seed/v2-generator.js';
+import { INVESTOR_TYPES, InvestorRecord, InvestorsQuery, InvestorsResponse } from '../schemas/v2.js';
+import { countryKey } from '../services/countries.js';
+import type { Condition } from '../db/queries/conditions.js';
+import { defineDataset } from './dataset.js';
+import { allowedValues, countryKeys, searchText, searchWords, signalPaging } from './filters.js';
+
+export interface InvestorFilter {
+  countryKeys: string[];
+  types: string[];
+  words: string[];
+}
+
+export interface InvestorRow {
+  record_id: string;
+  investor_type: string;
+  country_key: string | null;
+  search_text: string;
+  sort_at: string;
+  doc: string | Buffer;
+}
+
+export const investors = defineDataset<'investors', typeof InvestorsQuery, InvestorFilter, typeof InvestorRecord, InvestorRow>({
+  name: 'investors',
+  label: 'investors',
+  table: 'investors',
+  record: InvestorRecord,
+  query: InvestorsQuery,
+  api: {
+    family: 'v2',
+    path: '/signals/investors',
+    endpoint: 'signals.investors',
+    operationId: 'getInvestors',
+    summary: 'Investors',
+    description: `Investors, most recently updated first. \`categories\` takes investor types: ${INVESTOR_TYPES.join(', ')}.`,
+    response: { ...InvestorsResponse, description: 'A page of records' },
+    paging: signalPaging,
+  },
+  filter: (query) => ({
+    countryKeys: countryKeys(query.countries),
+    types: allowedValues('categories', query.categories, INVESTOR_TYPES),
+    words: searchWords(query.search),
+  }),
+  conditions(filter) {
+    const conditions: Condition<InvestorRow>[] = [];
+    if (filter.countryKeys.length > 0)
+      conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys, broad: true });
+    if (filter.types.length > 0) conditions.push({ column: 'investor_type', op: 'in', values: filter.types, broad: true });
+    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'contains', text: word });
+    return conditions;
+  },
+  columns: [
+    { name: 'record_id', type: 'uuid' },
+    { name: 'investor_type', type: 'text' },
+    { name: 'country_key', type: 'text' },
+    { name: 'search_text', type: 'text' },
+    { name: 'sort_at', type: 'timestamptz' },
+    { name: 'doc', type: 'text' },
+  ],
+  key: { column: 'record_id', type: 'uuid' },
+  extras: ['source_id'],
+  prepare: (record) => ({
+    record_id: record.id,
+    investor_type: record.investorType,
+    country_key: countryKey(record.country),
+    // The type is searchable as written and as words ("family_office", "family office").
+    search_text: searchText([record.name, record.investorType, record.investorType.replace(/_/g, ' ')]),
+    sort_at: record.lastUpdated,
+    doc: JSON.stringify(record),
+  }),
+  ingestBatchRows: 1000,
+  seed: {
+    sizes: { demo: 2_000, large: 200_000 },
+    seedOffset: 2,
+    *generate(seed, count, asOf) {
+      for (const record of generateInvestors(seed, count, asOf)) yield { record };
+    },
+  },
+});

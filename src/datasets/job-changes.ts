@@ -1,0 +1,112 @@
+// Job change signals: GET /api/v2/signals/job-changes, ingest kind "job-changes".
+import type { Condition } from '../db/queries/conditions.js';
+import { generateJobChanges } from '../seed/v2-generator.js';
+import { JobChangeRecord, JobChangesQuery, JobChangesResponse } from '../schemas/v2.js';
+import { urlKey } from '../services/normalize.js';
+import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../services/role-classifier.js';
+import { defineDataset } from './dataset.js';
+import { allowedValues, searchText, searchWords, signalPaging, urlFilterKey } from './filters.js';
+
+export interface JobChangeFilter {
+  words: string[];
+  personKey?: string;
+  companyKey?: string;
+  positions: string[];
+  departments: string[];
+  seniorities: string[];
+}
+
+export interface JobChangeRow {
+  record_id: string;
+  position: string | null;
+  departments: string[];
+  seniority: string | null;
+  person_key: string | null;
+  company_key: string | null;
+  search_text: string;
+  sort_at: string;
+  doc: string | Buffer;
+}
+
+export const jobChanges = defineDataset<
+  'job-changes',
+  typeof JobChangesQuery,
+  JobChangeFilter,
+  typeof JobChangeRecord,
+  JobChangeRow
+>({
+  name: 'job-changes',
+  label: 'job changes',
+  table: 'job_changes',
+  record: JobChangeRecord,
+  query: JobChangesQuery,
+  api: {
+    family: 'v2',
+    path: '/signals/job-changes',
+    endpoint: 'signals.job-changes',
+    operationId: 'getJobChangeSignals',
+    summary: 'Job change signals',
+    description:
+      'People who changed role or company, newest `occurredAt` first. Positions, departments and seniorities are derived from ' +
+      '`newRole` when the signal is recorded; OR within one list, AND across lists. ' +
+      `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
+    response: { ...JobChangesResponse, description: 'A page of records' },
+    paging: signalPaging,
+  },
+  filter: (query) => ({
+    words: searchWords(query.search),
+    personKey: query.personLinkedinUrl === undefined ? undefined : urlFilterKey(query.personLinkedinUrl),
+    companyKey: query.companyLinkedinUrl === undefined ? undefined : urlFilterKey(query.companyLinkedinUrl),
+    positions: allowedValues('positions', query.positions, POSITIONS),
+    departments: allowedValues('departments', query.departments, DEPARTMENTS),
+    seniorities: allowedValues('seniorities', query.seniorities, SENIORITIES),
+  }),
+  conditions(filter) {
+    const conditions: Condition<JobChangeRow>[] = [];
+    if (filter.personKey !== undefined) conditions.push({ column: 'person_key', op: 'equals', value: filter.personKey });
+    if (filter.companyKey !== undefined) conditions.push({ column: 'company_key', op: 'equals', value: filter.companyKey });
+    if (filter.positions.length > 0) conditions.push({ column: 'position', op: 'in', values: filter.positions, broad: true });
+    if (filter.departments.length > 0) {
+      conditions.push({ column: 'departments', op: 'overlaps', values: filter.departments, broad: true });
+    }
+    if (filter.seniorities.length > 0)
+      conditions.push({ column: 'seniority', op: 'in', values: filter.seniorities, broad: true });
+    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'contains', text: word });
+    return conditions;
+  },
+  columns: [
+    { name: 'record_id', type: 'uuid' },
+    { name: 'position', type: 'text' },
+    { name: 'departments', type: 'text[]' },
+    { name: 'seniority', type: 'text' },
+    { name: 'person_key', type: 'text' },
+    { name: 'company_key', type: 'text' },
+    { name: 'search_text', type: 'text' },
+    { name: 'sort_at', type: 'timestamptz' },
+    { name: 'doc', type: 'text' },
+  ],
+  key: { column: 'record_id', type: 'uuid' },
+  extras: ['source_id'],
+  prepare(record) {
+    const role = classifyRole(record.newRole);
+    return {
+      record_id: record.signalId,
+      position: role.position,
+      departments: role.departments,
+      seniority: role.seniority,
+      person_key: urlKey(record.personLinkedinUrl),
+      company_key: urlKey(record.companyLinkedinUrl),
+      search_text: searchText([record.personName, record.companyName, record.newRole, record.previousCompanyName]),
+      sort_at: record.occurredAt,
+      doc: JSON.stringify(record),
+    };
+  },
+  ingestBatchRows: 2000,
+  seed: {
+    sizes: { demo: 10_000, large: 2_000_000 },
+    seedOffset: 3,
+    *generate(seed, count, asOf) {
+      for (const record of generateJobChanges(seed, count, asOf)) yield { record };
+    },
+  },
+});

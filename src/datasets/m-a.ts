@@ -1,0 +1,106 @@
+// Mergers and acquisitions: GET /api/v1/m-a, ingest kind "m-a".
+import { generateMaRecords } from '../seed/v1-generator.js';
+import { MaQuery, MaRecord, MaResponse, V1_RECORD_REFERENCES } from '../schemas/v1.js';
+import { slugify, splitList } from '../services/normalize.js';
+import {
+  amountInRange,
+  companyConditions,
+  companyFilter,
+  companyKeys,
+  v1Page,
+  type CompanyColumns,
+  type CompanyFilter,
+} from './company.js';
+import { defineDataset } from './dataset.js';
+
+export interface MaFilter extends CompanyFilter {
+  minAmount?: number;
+  status?: string;
+  /** Lower-cased substring of the acquirer's name. */
+  acquirerContains?: string;
+}
+
+export interface MaRow extends CompanyColumns {
+  investment_id: string;
+  status: string;
+  acquisition_amount: number;
+  acquirer_key: string;
+  doc: string | Buffer;
+}
+
+export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord, MaRow>({
+  name: 'm-a',
+  label: 'M&A deals',
+  table: 'ma_deals',
+  record: MaRecord,
+  references: V1_RECORD_REFERENCES,
+  query: MaQuery,
+  api: {
+    family: 'v1',
+    path: '/m-a',
+    operationId: 'listMergersAndAcquisitions',
+    summary: 'Mergers and acquisitions, newest first',
+    description: 'M&A deals sorted by `date_seen`, newest first, 20 a page; paging in headers as for /funding.',
+    response: { ...MaResponse, description: 'A page of deals' },
+    params: (query) => ({
+      category: splitList(query.category),
+      amount: query.amount ?? null,
+      country: query.country ?? null,
+      status: query.status ?? null,
+      acquiring_company: query.acquiring_company ?? null,
+      date_from: query.date_from ?? null,
+      date_to: query.date_to ?? null,
+    }),
+    page: v1Page,
+  },
+  filter: (query) => ({
+    ...companyFilter(query),
+    minAmount: query.amount,
+    status: query.status,
+    acquirerContains: query.acquiring_company?.trim().toLowerCase(),
+  }),
+  conditions(filter) {
+    const conditions = companyConditions<MaRow>(filter);
+    if (filter.minAmount !== undefined) conditions.push({ column: 'acquisition_amount', op: 'atLeast', value: filter.minAmount });
+    if (filter.status !== undefined) conditions.push({ column: 'status', op: 'equals', value: filter.status });
+    if (filter.acquirerContains !== undefined) {
+      conditions.push({ column: 'acquirer_key', op: 'contains', text: filter.acquirerContains });
+    }
+    return conditions;
+  },
+  columns: [
+    { name: 'investment_id', type: 'uuid' },
+    { name: 'status', type: 'text' },
+    { name: 'acquisition_amount', type: 'bigint' },
+    { name: 'acquirer_key', type: 'text' },
+    { name: 'category_keys', type: 'text[]' },
+    { name: 'country_key', type: 'text' },
+    { name: 'website_key', type: 'text' },
+    { name: 'linkedin_keys', type: 'text[]' },
+    { name: 'sort_at', type: 'timestamptz' },
+    { name: 'doc', type: 'text' },
+  ],
+  key: { column: 'investment_id', type: 'uuid' },
+  extras: ['source_id', 'status'],
+  check: (record) => amountInRange(record, 'acquisition_amount'),
+  prepare(record, extras) {
+    const doc: MaRecord = { ...record, name_path: record.name_path || slugify(record.company_name) };
+    return {
+      investment_id: record.investment_id,
+      status: extras.status,
+      acquisition_amount: record.acquisition_amount,
+      acquirer_key: record.acquired_by.toLowerCase(),
+      ...companyKeys(record),
+      sort_at: record.date_seen,
+      doc: JSON.stringify(doc),
+    };
+  },
+  ingestBatchRows: 500,
+  seed: {
+    sizes: { demo: 1_000, large: 200_000 },
+    seedOffset: 1,
+    *generate(seed, count, asOf) {
+      for (const { record, status } of generateMaRecords(seed, count, asOf)) yield { record, extras: { status } };
+    },
+  },
+});

@@ -1,0 +1,35 @@
+// What the routes and the cross-cutting plugins are given: built once per app by buildApp and
+// passed down as plugin options, so no route module imports the app that registers it.
+import type { Config } from './config.js';
+import type { PageResultCache } from './db/page-results.js';
+import type { Database } from './db/port.js';
+import type { Metrics } from './infra/metrics.js';
+import type { RateLimitStore } from './infra/rate-limit-store.js';
+import type { CreditMeter } from './services/credits.js';
+import type { KeyVerifier } from './services/key-verifier.js';
+import type { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
+import type { UsageRecorder } from './services/usage.js';
+
+/** Lifecycle state the server changes and the readiness probe reports. */
+export interface Lifecycle {
+  draining: boolean;
+}
+
+/** What the routes need, built once per app. */
+export interface AppServices {
+  config: Config;
+  db: Database;
+  keys: KeyVerifier;
+  /** Exact counts and served pages, per data set and data version. */
+  pageResults: PageResultCache;
+  credits: CreditMeter;
+  /** Undefined when rate limits are switched off. */
+  limiter: RateLimiter | undefined;
+  /** Undefined when the failed-authentication limit is switched off. */
+  authFailures: AuthFailureLimiter | undefined;
+  /** Where windows live (Redis shared, or memory); also used for login-attempt limits. */
+  rateLimitStore: RateLimitStore;
+  usage: UsageRecorder;
+  metrics: Metrics;
+  lifecycle: Lifecycle;
+}

@@ -1,0 +1,238 @@
+// One validator for everything the service takes in: query parameters (and form fields) over
+// HTTP and ingested records are checked by TypeBox's compiler with the same string formats, so
+// no value can pass one path and fail the other, and one function says what is wrong.
+import { Kind, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
+import { DATE_RANGE } from '../schemas/common.js';
+import { isOutOfDateRange, registerFormats } from './formats.js';
+
+registerFormats();
+
+/**
+ * A copy of a schema (and, for references, of each referenced one) in which every object
+ * rejects properties it does not declare: the served document must be exactly the API's fields.
+ */
+function strict<T extends TSchema>(schema: T): T {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== 'object') return node;
+    const source = node as Record<PropertyKey, unknown>;
+    const copy: Record<PropertyKey, unknown> = {};
+    for (const key of Reflect.ownKeys(source)) copy[key] = visit(source[key]);
+    if (copy[Kind] === 'Object' && copy.additionalProperties === undefined) copy.additionalProperties = false;
+    return copy;
+  };
+  return visit(schema) as T;
+}
+
+/** The checker of an ingested record: the served record's schema, refusing any field it does not declare. */
+export function compileRecordChecker<T extends TSchema>(schema: T, references: readonly TSchema[] = []): TypeCheck<T> {
+  return TypeCompiler.Compile(strict(schema), references.map(strict));
+}
+
+interface PropertyRule {
+  type?: string;
+}
+
+/**
+ * Query values arrive as text; each becomes what its parameter's schema says it is, as the
+ * JSON Schema validators of HTTP frameworks coerce them: integers and numbers from their
+ * decimal text, booleans from "true" and "false" only. Anything else is left for the checker
+ * to refuse.
+ */
+function coerceQuery(schema: TSchema, query: unknown): unknown {
+  if (query === null || typeof query !== 'object') return query;
+  const rules = (schema as { properties?: Record<string, PropertyRule> }).properties ?? {};
+  const coerced: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const type = Object.hasOwn(rules, name) ? rules[name]!.type : undefined;
+    if (typeof value !== 'string') coerced[name] = value;
+    else if ((type === 'integer' || type === 'number') && value.trim() !== '' && !Number.isNaN(Number(value))) {
+      coerced[name] = Number(value);
+    } else if (type === 'boolean' && (value === 'true' || value === 'false')) coerced[name] = value === 'true';
+    else coerced[name] = value;
+  }
+  return coerced;
+}
+
+/**
+ * The validator of a part of a request ('querystring', 'body', 'params'): the value as the
+ * handler gets it (query text coerced, defaults applied), or what is wrong with it.
+ */
+export function compileRequestValidator(
+  schema: TSchema,
+  part: string | undefined,
+): (input: unknown) => { value: unknown } | { problem: ValueError; message: string } {
+  const checker = TypeCompiler.Compile(schema);
+  const allowed = Object.keys((schema as { properties?: object }).properties ?? {});
+  return (input) => {
+    const value = Value.Default(schema, part === 'querystring' ? coerceQuery(schema, input) : input);
+    if (checker.Check(value)) return { value };
+    const problem = checker.Errors(value).First()!;
+    return { problem, message: describeProblem(problem, { style: 'parameter', allowed }) };
+  };
+}
+
+/**
+ * The schema violations of a record, one per field, as "field: what is wrong (got …)": at
+ * most `max` of them, and then a last line saying more were left out (a record may hold
+ * thousands of unknown fields; listing them all would only bury the report).
+ */
+export function describeRecordProblems(checker: TypeCheck<TSchema>, record: unknown, kind: string, max: number): string[] {
+  const described: string[] = [];
+  // A field can break several rules of its schema at once (a missing field is also not a
+  // string): its first is the one that says what to fix.
+  const fields = new Set<string>();
+  for (const error of checker.Errors(record)) {
+    if (fields.has(error.path)) continue;
+    if (described.length === max) {
+      described.push(`more problems not listed (at most ${max} a record)`);
+      break;
+    }
+    fields.add(error.path);
+    described.push(describeProblem(error, { style: 'field', kind, record }));
+  }
+  return described.length > 0 ? described : ['does not match the record schema'];
+}
+
+// ---------- the message of a problem ----------
+
+/**
+ * How a problem is worded: a query parameter is named and its rule stated ("page must be >= 1";
+ * the parameters a request may send are listed when it sends another); a record's field is
+ * located and the offending value quoted ("date_seen: must be … (got "2024-02-30")").
+ */
+type Wording = { style: 'parameter'; allowed: readonly string[] } | { style: 'field'; kind: string; record: unknown };
+
+/** "/contact_info/0/employees/1/name" → "contact_info[0].employees[1].name" */
+export function fieldPath(pointer: string): string {
+  let out = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(part) ? `[${part}]` : out === '' ? part : `.${part}`;
+  }
+  return out;
+}
+
+function shortValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+const TYPE_WORDS: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.Integer]: 'a whole number',
+  [ValueErrorType.Number]: 'a number',
+  [ValueErrorType.String]: 'a single value (not repeated)',
+  [ValueErrorType.Boolean]: 'true or false',
+};
+
+const FORMAT_WORDS: Record<string, string> = {
+  date: 'a calendar date that exists, in YYYY-MM-DD form',
+  'date-time': 'a date-time that exists, with a time zone (e.g. 2025-06-01T12:00:00Z)',
+  uuid: 'a UUID',
+  email: 'an email address',
+  uri: 'an absolute URL',
+};
+
+interface RuleSchema {
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  enum?: unknown[];
+  anyOf?: { const?: unknown }[];
+}
+
+/** The most specific error: inside a nullable or other union, the non-null alternative's. */
+function innermost(error: ValueError): ValueError {
+  let current = error;
+  while (current.type === ValueErrorType.Union) {
+    const anyOf = (current.schema as RuleSchema).anyOf ?? [];
+    if (anyOf.length > 0 && anyOf.every((s) => s.const !== undefined)) return current; // an enumeration
+    const alternatives = current.errors.map((it) => it.First()).filter((e): e is ValueError => e !== undefined);
+    const best = alternatives.find((e) => e.type !== ValueErrorType.Null) ?? alternatives[0];
+    if (!best) break;
+    current = best;
+  }
+  return current;
+}
+
+/** The allowed values of an enumeration (a string enum, or a union of literals), if the schema is one. */
+function enumeration(schema: RuleSchema): unknown[] | undefined {
+  if (schema.enum) return schema.enum;
+  if (schema.anyOf && schema.anyOf.length > 0 && schema.anyOf.every((s) => s.const !== undefined)) {
+    return schema.anyOf.map((s) => s.const);
+  }
+  return undefined;
+}
+
+/** What is wrong, in one sentence: the single function behind every validation message. */
+export function describeProblem(problem: ValueError, wording: Wording): string {
+  const error = innermost(problem);
+  const schema = error.schema as RuleSchema;
+  // A well-formed date whose only fault is its year: said as such, on both paths.
+  const beyondRange =
+    error.type === ValueErrorType.StringFormat &&
+    typeof error.value === 'string' &&
+    isOutOfDateRange(schema.format ?? '', error.value);
+  const allowed = enumeration(schema);
+
+  if (wording.style === 'parameter') {
+    const name = fieldPath(error.path);
+    switch (error.type) {
+      case ValueErrorType.ObjectAdditionalProperties:
+        return `Unknown parameter "${error.path.split('/').at(-1)}"; allowed parameters: ${wording.allowed.join(', ')}`;
+      case ValueErrorType.ObjectRequiredProperty:
+        return `${name} is required`;
+      case ValueErrorType.Integer:
+      case ValueErrorType.Number:
+      case ValueErrorType.String:
+      case ValueErrorType.Boolean:
+        return `${name} must be ${TYPE_WORDS[error.type]}`;
+      case ValueErrorType.IntegerMinimum:
+      case ValueErrorType.NumberMinimum:
+        return `${name} must be >= ${schema.minimum}`;
+      case ValueErrorType.IntegerMaximum:
+      case ValueErrorType.NumberMaximum:
+        return `${name} must be <= ${schema.maximum}`;
+      case ValueErrorType.StringMinLength:
+        return schema.minLength === 1 ? `${name} must not be empty` : `${name} must be at least ${schema.minLength} characters`;
+      case ValueErrorType.StringMaxLength:
+        return `${name} must be at most ${schema.maxLength} characters`;
+      case ValueErrorType.StringFormat:
+        if (beyondRange) return `${name} must be a date between ${DATE_RANGE.from} and ${DATE_RANGE.to}`;
+        return schema.format === 'date'
+          ? `${name} must be a valid calendar date in YYYY-MM-DD form`
+          : `${name} must be a valid ${schema.format}`;
+      default:
+        if (allowed) return `${name} must be one of: ${allowed.join(', ')}`;
+        return error.type === ValueErrorType.Union || error.type === ValueErrorType.Literal
+          ? `${name} has a value that is not allowed`
+          : `${name || 'request'} ${error.message}`;
+    }
+  }
+
+  const path = fieldPath(error.path);
+  const where = path === '' ? 'record' : path;
+  const got = `(got ${shortValue(error.value)})`;
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return `${where}: is required`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return `${where}: unknown field (not part of the ${wording.kind} record)`;
+    case ValueErrorType.Object:
+      return path === '' ? `expected a JSON object, got ${shortValue(wording.record)}` : `${where}: must be an object ${got}`;
+    case ValueErrorType.StringFormat:
+      if (beyondRange) return `${where}: must be between ${DATE_RANGE.from} and ${DATE_RANGE.to} (UTC) ${got}`;
+      return `${where}: must be ${FORMAT_WORDS[schema.format ?? ''] ?? `a valid ${schema.format}`} ${got}`;
+    default:
+      if (allowed) return `${where}: must be one of ${allowed.join(', ')} ${got}`;
+      return `${where}: ${error.message} ${got}`;
+  }
+}

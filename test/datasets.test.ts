@@ -1,0 +1,90 @@
+// The dataset registry: every dataset it lists is served, ingested, versioned and documented under
+// its one name, with nothing else to register.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { DATASETS } from '../src/datasets/index.js';
+import { clearData, describeEach, makeKey, startApp, type TestContext } from './helpers.js';
+import { ADMIN_TOKEN } from './ingest/support.js';
+
+const AS_OF = new Date('2026-01-01T00:00:00Z');
+
+/** One generated record of the dataset, as a file line: the record plus the extra fields it came with. */
+function generatedLine(dataset: (typeof DATASETS)[number]): string {
+  const [first] = dataset.seed.generate(7, 1, AS_OF);
+  assert.ok(first, `${dataset.name} generates records`);
+  const extras = first.extras ?? {};
+  return JSON.stringify({
+    ...first.record,
+    ...(extras.sourceId ? { source_id: extras.sourceId } : {}),
+    ...(extras.status ? { status: extras.status } : {}),
+  });
+}
+
+describeEach('dataset registry', (backend) => {
+  let ctx: TestContext;
+  let key: string;
+
+  before(async () => {
+    ctx = await startApp(backend, { ADMIN_TOKEN });
+    key = (await makeKey(ctx.db, 'enterprise')).key;
+    await clearData(ctx.db);
+  });
+  after(() => ctx.close());
+
+  it('names every dataset once: its data version, its ingest kind, its endpoint', async () => {
+    const versions = await ctx.db.query<{ name: string }>('SELECT name FROM data_versions ORDER BY name');
+    assert.deepEqual(
+      versions.map((v) => v.name),
+      DATASETS.map((d) => d.name).sort(),
+    );
+    const document = (await ctx.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+    assert.deepEqual(
+      Object.keys(document.paths).filter((path) => path.startsWith('/api/')),
+      DATASETS.map((d) => `/api/${d.api.family}${d.api.path}`),
+    );
+  });
+
+  for (const dataset of DATASETS) {
+    it(`${dataset.name}: a record imported under its name is counted, versioned and served by its endpoint`, async () => {
+      const version = async () =>
+        (await ctx.db.query<{ v: number }>('SELECT version::int AS v FROM data_versions WHERE name = $1', [dataset.name]))[0]?.v;
+      const before = await version();
+      const imported = await ctx.app.inject({
+        method: 'POST',
+        url: `/admin/ingest/${dataset.name}`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+        payload: `${generatedLine(dataset)}\n`,
+      });
+      assert.equal(imported.statusCode, 200, imported.body);
+      assert.deepEqual([imported.json().kind, imported.json().inserted], [dataset.name, 1]);
+      assert.ok((await version())! > before!, 'the write bumped the data version');
+
+      const url = `/api/${dataset.api.family}${dataset.api.path}`;
+      const headers = dataset.api.family === 'v1' ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` };
+      const listed = await ctx.app.inject({ url, headers });
+      assert.equal(listed.statusCode, 200, listed.body);
+      const total = dataset.api.family === 'v1' ? Number(listed.headers['x-total-count']) : listed.json().pagination.totalCount;
+      assert.equal(total, 1);
+      if (dataset.api.family === 'v2') assert.equal(listed.json().meta.endpoint, dataset.api.endpoint);
+    });
+  }
+});
+
+describeEach('v1 rate-limit documentation', (backend) => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await startApp(backend, { RATE_LIMIT_V1: '25' });
+  });
+  after(() => ctx.close());
+
+  it('the documented 429 of every v1 endpoint names the configured limit', async () => {
+    const document = (await ctx.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, { get: { responses: Record<string, { description: string }> } }>;
+    };
+    for (const path of ['/api/v1/funding', '/api/v1/m-a']) {
+      const description = document.paths[path]!.get.responses['429']!.description;
+      assert.match(description, /\b25\b/, `${path}: ${description}`);
+      assert.doesNotMatch(description, /\b60\b/, `${path}: ${description}`);
+    }
+  });
+});
