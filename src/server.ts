@@ -169,39 +169,9 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
   const lifecycle: Lifecycle = { draining: false };
   const app = await buildApp({ config, db, lifecycle });
   app.server.maxConnections = config.maxConnections;
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (err) {
-    await app.close();
-    // Taken since the check at start (while the store was being prepared)
-    throw listenProblem(err, config.host, config.port);
-  }
-  // The embedded store opens in one process only: store commands run here while it serves.
   let channel: OperatorChannel | undefined;
-  if (db.kind === 'pglite' && !cluster.isWorker) {
-    channel = await openOperatorChannel(config, db, { info: (m) => app.log.info(m) }).catch((err: unknown) => {
-      // Serving matters more; the commands then say the store is in use.
-      app.log.warn({ err }, 'store commands cannot reach this server (operator channel not open)');
-      return undefined;
-    });
-  }
-  // One watcher per folder: with workers, only the first one watches the inbox.
-  const watchesInbox = config.inboxDir && (!cluster.isWorker || cluster.worker?.id === 1);
-  const inbox = watchesInbox
-    ? await startInbox(db, config.inboxDir!, {
-        info: (m) => app.log.info(m),
-        warn: (m) => app.log.warn(m),
-        error: (m) => app.log.error(m),
-      })
-    : undefined;
-  // One pruner per process group is enough (several would only repeat each other's work).
-  const pruning =
-    !cluster.isWorker || cluster.worker?.id === 1
-      ? startChangeLogPruning(db, config.changeLogRetentionDays, {
-          info: (m) => app.log.info(m),
-          error: (m) => app.log.error(m),
-        })
-      : undefined;
+  let inbox: Awaited<ReturnType<typeof startInbox>> | undefined;
+  let pruning: ReturnType<typeof startChangeLogPruning> | undefined;
 
   const shutdown = async (signal: string) => {
     if (lifecycle.draining) return;
@@ -211,9 +181,11 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
       app.log.error('graceful shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    // No new store commands; those under way finish before the store closes.
-    const channelClosed = channel?.close();
     try {
+      // A signal during start-up waits for it, so everything started is also stopped.
+      await started;
+      // No new store commands; those under way finish before the store closes.
+      const channelClosed = channel?.close();
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       // Every connection open by then is answered, never reset; only then does the app close.
       await closeListenerAndDrain(app.server, { idleGraceMs: IDLE_GRACE_MS });
@@ -228,8 +200,45 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
       process.exit(1);
     }
   };
+  // Installed before listening: a signal that arrives while the server starts is a clean shutdown too.
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  const started = (async () => {
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      await app.close();
+      // Taken since the check at start (while the store was being prepared)
+      throw listenProblem(err, config.host, config.port);
+    }
+    // The embedded store opens in one process only: store commands run here while it serves.
+    if (db.kind === 'pglite' && !cluster.isWorker) {
+      channel = await openOperatorChannel(config, db, { info: (m) => app.log.info(m) }).catch((err: unknown) => {
+        // Serving matters more; the commands then say the store is in use.
+        app.log.warn({ err }, 'store commands cannot reach this server (operator channel not open)');
+        return undefined;
+      });
+    }
+    // One watcher per folder: with workers, only the first one watches the inbox.
+    const watchesInbox = config.inboxDir && (!cluster.isWorker || cluster.worker?.id === 1);
+    inbox = watchesInbox
+      ? await startInbox(db, config.inboxDir!, {
+          info: (m) => app.log.info(m),
+          warn: (m) => app.log.warn(m),
+          error: (m) => app.log.error(m),
+        })
+      : undefined;
+    // One pruner per process group is enough (several would only repeat each other's work).
+    pruning =
+      !cluster.isWorker || cluster.worker?.id === 1
+        ? startChangeLogPruning(db, config.changeLogRetentionDays, {
+            info: (m) => app.log.info(m),
+            error: (m) => app.log.error(m),
+          })
+        : undefined;
+  })();
+  await started;
 }
 
 /** Forks the workers, replaces any that die unexpectedly, and relays a shutdown signal to all. */
