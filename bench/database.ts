@@ -23,12 +23,15 @@ export interface Dataset {
   rowCounts: Record<string, number>;
 }
 
-// Written by migrations or by serving requests (the bench's own included), not by the seed.
+// Not seeded data: written by migrations, by serving requests (the bench's own included), or the
+// change log that every write to a document table appends to (the seed's included).
 const NOT_SEEDED_TABLES = [
   'accounts',
   'api_keys',
-  'data_versions',
   'schema_migrations',
+  'change_transactions',
+  'change_log',
+  'change_log_pruned',
   'bench_dataset',
   'usage_events',
   'credit_ledger',

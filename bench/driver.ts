@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Queryable, Row } from '../src/db/port.js';
-import { PageResultCache } from '../src/db/page-results.js';
+import type { Database, Row, Transaction } from '../src/db/port.js';
+import { ReadModel } from '../src/services/read-model.js';
 import type { Scenario } from './scenarios.js';
 import { LatencyRecorder, percentile, type LoadResult } from './stats.js';
 
@@ -9,30 +9,75 @@ export interface RecordedQuery {
   params: unknown[];
 }
 
-/** Passes every query through to db and keeps what was sent. */
-class RecordingQueryable implements Queryable {
-  readonly recorded: RecordedQuery[] = [];
+/** The bench database, keeping what is sent through `query` while recording. */
+export class RecordingDatabase implements Database {
+  private recorded: RecordedQuery[] | null = null;
 
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Database) {}
+
+  get kind(): Database['kind'] {
+    return this.db.kind;
+  }
 
   query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    this.recorded.push({ sql, params: [...(params ?? [])] });
+    this.recorded?.push({ sql, params: [...(params ?? [])] });
     return this.db.query<T>(sql, params);
+  }
+
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.db.exec(sql);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  /** The statements `run` sends. */
+  async record(run: () => Promise<unknown>): Promise<RecordedQuery[]> {
+    this.recorded = [];
+    try {
+      await run();
+      return this.recorded;
+    } finally {
+      this.recorded = null;
+    }
   }
 }
 
 /**
- * The statements one request of the scenario runs once the cache is warm. The first call
- * fills the cache, as the first request to a server does; the second call's statements are
- * the ones every later request sends. A cache sized like the server's gives the server's
- * steady state; a cache without page memory gives what a page-cache miss costs.
+ * The statements one request of the scenario runs in steady state: the read model (built on the
+ * recording database) answers the scenario once, then the second answer's statements are recorded.
  */
-export async function steadyStateQueries(db: Queryable, scenario: Scenario, pageCacheBytes: number): Promise<RecordedQuery[]> {
-  const cache = new PageResultCache(pageCacheBytes);
-  await scenario.callService(db, cache);
-  const recorder = new RecordingQueryable(db);
-  await scenario.callService(recorder, cache);
-  return recorder.recorded;
+export async function steadyStateQueries(
+  db: RecordingDatabase,
+  readModel: ReadModel,
+  scenario: Scenario,
+): Promise<RecordedQuery[]> {
+  await scenario.callService(readModel);
+  return db.record(() => scenario.callService(readModel));
+}
+
+export interface RecordingReadModel {
+  recordingDb: RecordingDatabase;
+  readModel: ReadModel;
+}
+
+/**
+ * One read model over the bench database, built as a server worker builds its own at start, to
+ * record the statements of any scenario with steadyStateQueries. Building it takes long on the
+ * large set: build it once per run and reuse it.
+ */
+export async function openRecordingReadModel(db: Database): Promise<RecordingReadModel> {
+  const recordingDb = new RecordingDatabase(db);
+  console.log('building the read model (the filter index of every dataset)...');
+  const started = performance.now();
+  const readModel = await ReadModel.open(recordingDb);
+  console.log(`read model built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { recordingDb, readModel };
 }
 
 export interface DriverLoad {

@@ -1,7 +1,7 @@
 // Prints EXPLAIN (ANALYZE, BUFFERS) of each scenario's steady-state statements against the
 // bench database: `node --import tsx bench/explain.ts [scenario ids...]`.
 import { ensureDataset, openBenchDatabase } from './database.js';
-import { steadyStateQueries } from './driver.js';
+import { openRecordingReadModel, steadyStateQueries } from './driver.js';
 import { parseOptions } from './options.js';
 import { buildScenarios } from './scenarios.js';
 
@@ -12,11 +12,10 @@ async function main(): Promise<void> {
   try {
     const dataset = await ensureDataset(db);
     const scenarios = buildScenarios(dataset.asOf).filter((s) => ids.length === 0 || ids.includes(s.id));
+    const { recordingDb, readModel } = await openRecordingReadModel(db);
     for (const scenario of scenarios) {
       console.log(`\n=== ${scenario.id}. ${scenario.label}: GET ${scenario.path}`);
-      const steady = await steadyStateQueries(db, scenario, options.pageCacheBytes);
-      const pageMiss = options.pageCacheBytes > 0 ? await steadyStateQueries(db, scenario, 0) : [];
-      for (const statement of [...steady, ...pageMiss]) {
+      for (const statement of await steadyStateQueries(recordingDb, readModel, scenario)) {
         console.log(`params: ${JSON.stringify(statement.params)}`);
         const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, statement.params);
         console.log(plan.map((row) => row['QUERY PLAN']).join('\n'));

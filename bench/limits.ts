@@ -170,7 +170,7 @@ async function main(): Promise<void> {
       ...setupLines(startedAt, machine, await postgresVersion(db), dataset),
       `- \`GET ${PATH}\` (${int(limited.totalCount)} matching records), Bearer key of an enterprise account funded with ` +
         '1,000,000,000 credits; `RATE_LIMIT_ENTERPRISE=1000000` (the highest the configuration accepts), never reached, ' +
-        'so every request goes through key → Redis rate limit → validation → query (page cache on, the default) → credit debit → usage',
+        'so every request goes through key → Redis rate limit → validation → query (the read model) → credit debit → usage',
       `- Load: ${tool}, ${o.warmupSeconds} s warm-up then ${o.durationSeconds} s measured; one instance: ${o.workers} worker ` +
         `processes × pool ${o.poolSize}; two instances: 1 worker each (the same number of server processes on the two cores), ` +
         `one wrk each at ${Math.floor(o.connections / 2)} connections, started together; Redis ${REDIS_URL}`,

@@ -9,8 +9,6 @@ export interface BenchOptions {
   poolSize: number;
   /** Server worker processes; each has its own pool. */
   workers: number;
-  /** Page cache of each server worker (PAGE_CACHE_MB); 0 when disabled. */
-  pageCacheBytes: number;
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
@@ -37,9 +35,9 @@ function positiveInt(name: string, raw: string): number {
   return Number(raw);
 }
 
-function serverSettings(env: NodeJS.ProcessEnv): Pick<BenchOptions, 'poolSize' | 'pageCacheBytes'> {
-  const config = loadConfig({ DATABASE_POOL_SIZE: env.DATABASE_POOL_SIZE, PAGE_CACHE_MB: env.PAGE_CACHE_MB });
-  return { poolSize: config.databasePoolSize, pageCacheBytes: config.pageCacheBytes };
+function serverSettings(env: NodeJS.ProcessEnv): Pick<BenchOptions, 'poolSize'> {
+  const config = loadConfig({ DATABASE_POOL_SIZE: env.DATABASE_POOL_SIZE });
+  return { poolSize: config.databasePoolSize };
 }
 
 /** What a part may set differently from the others (the realistic workloads default to one worker). */

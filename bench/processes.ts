@@ -11,6 +11,20 @@ export interface Service {
   child: ChildProcess;
   logFile: string;
   baseUrl: string;
+  /** From spawning to the first HTTP answer, once known. */
+  readyMs?: number;
+}
+
+/** A process's resident memory now and at its peak (Linux /proc), in MiB; undefined elsewhere. */
+export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
 }
 
 const running = new Set<Service>();

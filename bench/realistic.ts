@@ -21,7 +21,7 @@ import {
 import { runHttpLoad, type LoadTool } from './load.js';
 import { serverConnections, WORK_DIR, type BenchOptions } from './options.js';
 import { ensurePlatformatic, platformaticV1Path, startPlatformatic } from './platformatic.js';
-import { stopService, type Service } from './processes.js';
+import { memoryOf, stopService, type Service } from './processes.js';
 import { drawWorkloads, type WorkloadLists, type WorkloadPath } from './realistic-paths.js';
 import { replaceSection } from './results-file.js';
 import {
@@ -293,7 +293,12 @@ async function measureDealsignal(ctx: Context, key: string, lists: WorkloadLists
     const results: WorkloadResult[] = [];
     for (const workload of workloads) results.push(await measureWorkload(ctx, server, key, workload));
     const fresh = await firstRequests(server.baseUrl, key, lists.fresh);
-    return { results, fresh, reference };
+    const figures: ServerFigures = { readyMs: server.readyMs ?? Number.NaN, memory: memoryOf(server.child.pid) };
+    console.log(
+      `\nserver: ready after ${(figures.readyMs / 1000).toFixed(1)} s; ` +
+        (figures.memory ? `RSS ${int(figures.memory.rssMb)} MiB now, peak ${int(figures.memory.peakMb)} MiB` : 'memory unknown'),
+    );
+    return { results, fresh, reference, server: figures };
   } finally {
     await stopService(server);
   }
@@ -416,6 +421,13 @@ interface Report {
   results: WorkloadResult[];
   fresh: FreshResult;
   peer: PeerResult;
+  server: ServerFigures;
+}
+
+/** The server's start-up time (its index built) and its memory after every workload. */
+interface ServerFigures {
+  readyMs: number;
+  memory: { rssMb: number; peakMb: number } | undefined;
 }
 
 const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a');
@@ -537,6 +549,18 @@ function targets(report: Report): TargetCheck[] {
       pass: report.fresh.p99Ms <= 30,
     },
     { name: 'zero non-2xx in every run', measured: int(nonSuccessTotal), pass: nonSuccessTotal === 0 },
+    {
+      name: 'ready (index built, answering) within 60 s of start',
+      measured: `${(report.server.readyMs / 1000).toFixed(1)} s`,
+      pass: report.server.readyMs <= 60_000,
+    },
+    {
+      name: 'RSS ≤ 600 MB per worker after the workloads',
+      measured: report.server.memory
+        ? `${int((report.server.memory.rssMb * 1024 * 1024) / 1e6)} MB (peak ${int((report.server.memory.peakMb * 1024 * 1024) / 1e6)} MB)`
+        : 'unknown',
+      pass: report.server.memory !== undefined && report.server.memory.rssMb * 1024 * 1024 <= 600e6,
+    },
   ];
 }
 
@@ -548,8 +572,10 @@ function render(report: Report): string {
     HEADING,
     '',
     ...report.header,
-    `- Server: \`dealsignal serve --workers ${options.workers}\`, pool ${options.poolSize} per worker, page cache ` +
-      `${options.pageCacheBytes / 1024 ** 2} MiB per worker; rate limits on (${store}) and credits debited on v2, as in production: ` +
+    `- Server: \`dealsignal serve --workers ${options.workers}\`, pool ${options.poolSize} per worker, each worker answering lists ` +
+      'from its in-memory read model (the filter index of every dataset, built at start and kept current from the ' +
+      "change log; with no new writes a request runs one statement, the page's documents by primary key plus the change log head); " +
+      `rate limits on (${store}) and credits debited on v2, as in production: ` +
       'one enterprise key whose account has its own v1 limit (`accounts set-limit`) and 1,000,000,000 credits ' +
       '(`keys credits --set`), `RATE_LIMIT_ENTERPRISE=1000000`; usage recorded',
     `- Load: ${report.tool}, ${options.connections} connections, ${options.warmupSeconds} s warm-up then ${options.durationSeconds} s ` +
@@ -581,6 +607,14 @@ function render(report: Report): string {
           .map(([status, n]) => `${n} × ${status}`)
           .join(', ') || '0'
       }.`,
+    '',
+    '### Start-up and memory',
+    '',
+    `From starting the process to its first answer (migrations checked, every dataset's filter index built from ` +
+      `PostgreSQL): ${(report.server.readyMs / 1000).toFixed(1)} s. Resident memory of the worker after every workload: ` +
+      (report.server.memory
+        ? `${int(report.server.memory.rssMb)} MiB, peak ${int(report.server.memory.peakMb)} MiB (VmRSS, VmHWM).`
+        : 'not measured (no /proc).'),
     '',
     '### Platformatic DB on the v1 explore mix',
     '',

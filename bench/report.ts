@@ -17,8 +17,6 @@ export interface ScenarioResult {
   api: LoadResult;
   driver: LoadResult;
   statements: RecordedQuery[];
-  /** The page statement a page-cache miss runs, measured like the driver floor (absent without a page cache). */
-  pageMiss?: { statements: RecordedQuery[]; load: LoadResult };
 }
 
 export type PlatformaticOutcome =
@@ -44,7 +42,6 @@ export interface RunReport {
   connections: number;
   poolSize: number;
   workers: number;
-  pageCacheBytes: number;
   /** Where the server keeps rate-limit windows. */
   rateLimitStore: string;
   warmupSeconds: number;
@@ -95,29 +92,6 @@ function resultsTable(report: RunReport): string {
     );
   }
   return lines.join('\n');
-}
-
-function pageMissTable(report: RunReport): string[] {
-  const rows = report.scenarios.filter((r) => r.pageMiss !== undefined);
-  if (rows.length === 0) return [];
-  return [
-    '### Page-cache miss floor',
-    '',
-    'The server caches served pages per data version, so in steady state a request runs only the version check ' +
-      'measured above. For scale, the statement a page-cache miss runs (page plus deferred join; count cached), ' +
-      'through `pg` in the same way:',
-    '',
-    '| scenario | page statement req/s | p50 ms | p99 ms | API / page statement |',
-    '|---|---:|---:|---:|---:|',
-    ...rows.map((r) => {
-      const load = r.pageMiss!.load;
-      return (
-        `| ${r.scenario.id}. ${r.scenario.label} | ${int(load.reqPerSec)} | ${ms(load.p50Ms)} | ${ms(load.p99Ms)} | ` +
-        `${times(ratio(r.api.reqPerSec, load.reqPerSec))} |`
-      );
-    }),
-    '',
-  ];
 }
 
 function platformaticTable(outcome: PlatformaticOutcome): string {
@@ -214,11 +188,12 @@ function setupLines(report: RunReport): string[] {
       `${dataset.loadedNow ? 'in this run' : `measured when it was loaded (${dataset.loadedAt.toISOString()})`}`,
     `- Load: ${report.tool}, ${report.connections} connections, ${report.warmupSeconds} s warm-up then ${report.durationSeconds} s measured; ` +
       `server: ${report.workers} worker processes × pool ${report.poolSize} (DATABASE_POOL_SIZE) = ${dbConnections(report)} database connections; ` +
-      `page cache ${report.pageCacheBytes / 1024 ** 2} MiB per worker (PAGE_CACHE_MB)`,
+      'each worker answers lists from its in-memory read model (the filter index of every dataset, built at start)',
     `- Rate limiting on, in the request path (${report.rateLimitStore}); ` +
       'the bench account has its own v1 limit above any rate reached, so no request is refused',
-    `- Driver floor: the statements the API runs per request in steady state (count and page cache warm), sent straight through ` +
-      `\`pg\` by ${report.connections} concurrent callers in one process over a pg.Pool of ${dbConnections(report)} (the server's total)`,
+    "- Driver floor: the statements the API runs per request in steady state, the read model's single statement (the page's " +
+      'documents by primary key plus the change log head), recorded from a read model the bench builds over the same data and ' +
+      `sent straight through \`pg\` by ${report.connections} concurrent callers in one process over a pg.Pool of ${dbConnections(report)} (the server's total)`,
   ];
 }
 
@@ -238,10 +213,7 @@ function sqlBlock(title: string, statements: RecordedQuery[]): string[] {
 }
 
 function statementLines(report: RunReport): string[] {
-  return report.scenarios.flatMap((r) => [
-    ...sqlBlock(`Scenario ${r.scenario.id}, steady state:`, r.statements),
-    ...(r.pageMiss ? sqlBlock(`Scenario ${r.scenario.id}, page-cache miss:`, r.pageMiss.statements) : []),
-  ]);
+  return report.scenarios.flatMap((r) => sqlBlock(`Scenario ${r.scenario.id}, steady state:`, r.statements));
 }
 
 function platformaticLines(report: RunReport): string[] {
@@ -260,9 +232,9 @@ function platformaticLines(report: RunReport): string[] {
     'Category: the API matches `category_keys && ARRAY[…]`; the generated API has no overlap operator for array ' +
       "columns, so `where.categoryKeys.any` (`'fintech' = ANY(category_keys)`, the same rows for one category) is used.",
     '',
-    'Both are asked for the same page again and again: dealsignal answers it from its page cache after a version ' +
-      'check; Platformatic DB runs its query for each request (its `db.cache` option, which only merges identical ' +
-      'concurrent queries, is left off as by default).',
+    "Both are asked for the same page again and again: dealsignal finds the total and the page's ids in its in-memory " +
+      'read model and runs one statement (the documents by primary key plus the change log head); Platformatic DB runs ' +
+      'its query for each request (its `db.cache` option, which only merges identical concurrent queries, is left off as by default).',
     '',
     platformaticTable(p),
   ];
@@ -284,7 +256,6 @@ export function renderSection(report: RunReport): string {
       : []),
     resultsTable(report),
     '',
-    ...pageMissTable(report),
     '### Platformatic DB',
     '',
     ...platformaticLines(report),
@@ -319,12 +290,5 @@ export function writeResults(file: string, section: string): void {
 
 export function consoleSummary(report: RunReport): string {
   const checks = checkTargets(report);
-  return [
-    resultsTable(report),
-    '',
-    ...pageMissTable(report),
-    platformaticTable(report.platformatic),
-    '',
-    targetsTable(checks),
-  ].join('\n');
+  return [resultsTable(report), '', platformaticTable(report.platformatic), '', targetsTable(checks)].join('\n');
 }

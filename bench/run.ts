@@ -1,7 +1,13 @@
 import { loadavg } from 'node:os';
 import type { Database } from '../src/db/port.js';
 import { createBenchKey, postgresVersion, type Dataset } from './database.js';
-import { runDriverFloor, steadyStateQueries, type RecordedQuery } from './driver.js';
+import {
+  openRecordingReadModel,
+  runDriverFloor,
+  steadyStateQueries,
+  type RecordedQuery,
+  type RecordingReadModel,
+} from './driver.js';
 import { runHttpLoad, type LoadTool } from './load.js';
 import { RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
 import { ensurePlatformatic, platformaticFilteredPath, startPlatformatic } from './platformatic.js';
@@ -24,6 +30,8 @@ interface Context {
   options: BenchOptions;
   tool: LoadTool;
   db: Database;
+  /** Records each scenario's steady-state statements, built once for the run. */
+  reader: RecordingReadModel;
 }
 
 const describe = (load: LoadResult) =>
@@ -84,30 +92,10 @@ async function measureScenario(ctx: Context, server: Service, apiKey: string, sc
     loud(`scenario ${scenario.id}: ${api.failures} non-2xx responses and ${api.socketErrors} socket errors`);
   }
 
-  const statements = await steadyStateQueries(ctx.db, scenario, ctx.options.pageCacheBytes);
+  const statements = await steadyStateQueries(ctx.reader.recordingDb, ctx.reader.readModel, scenario);
   const driver = await driverFloor(ctx, statements);
   console.log(`   driver: ${describe(driver)}`);
-  return {
-    scenario,
-    matching: page.total,
-    firstPage: page.records,
-    api,
-    driver,
-    statements,
-    pageMiss: await pageMissFloor(ctx, scenario),
-  };
-}
-
-/**
- * With the page cache on, the steady-state statement is only a version check; the page
- * statement a cache miss runs (count already cached) is measured too, to show what the cache saves.
- */
-async function pageMissFloor(ctx: Context, scenario: Scenario): Promise<ScenarioResult['pageMiss']> {
-  if (ctx.options.pageCacheBytes === 0) return undefined;
-  const statements = await steadyStateQueries(ctx.db, scenario, 0);
-  const load = await driverFloor(ctx, statements);
-  console.log(`   driver, page-cache miss: ${describe(load)}`);
-  return { statements, load };
+  return { scenario, matching: page.total, firstPage: page.records, api, driver, statements };
 }
 
 async function measureApi(ctx: Context, scenarios: Scenario[]): Promise<ScenarioResult[]> {
@@ -174,7 +162,7 @@ function publish(report: RunReport): void {
 async function main(): Promise<void> {
   const { options, startedAt, machine, tool, db, dataset } = await prepareBench();
   try {
-    const ctx: Context = { options, tool, db };
+    const ctx: Context = { options, tool, db, reader: await openRecordingReadModel(db) };
     const scenarios = await measureApi(ctx, buildScenarios(dataset.asOf));
     const platformatic = await platformaticOutcome(ctx, dataset, scenarios);
     publish({
@@ -187,7 +175,6 @@ async function main(): Promise<void> {
       connections: options.connections,
       poolSize: options.poolSize,
       workers: options.workers,
-      pageCacheBytes: options.pageCacheBytes,
       // The server inherits this environment.
       rateLimitStore: process.env.REDIS_URL ? 'Redis store, REDIS_URL' : 'in-memory store: REDIS_URL unset',
       warmupSeconds: options.warmupSeconds,

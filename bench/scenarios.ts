@@ -1,6 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { PageResultCache } from '../src/db/page-results.js';
-import type { Queryable } from '../src/db/port.js';
+import type { ReadModel } from '../src/services/read-model.js';
 import type { Dataset, StoredRow, ValidQuery } from '../src/datasets/dataset.js';
 import { funding, mA } from '../src/datasets/index.js';
 import type { FundingQuery } from '../src/schemas/v1.js';
@@ -13,7 +12,7 @@ export interface Scenario {
   path: string;
   p99TargetMs: number;
   /** The service call the route makes for that query string. */
-  callService: (db: Queryable, cache: PageResultCache) => Promise<unknown>;
+  callService: (readModel: ReadModel) => Promise<unknown>;
 }
 
 /** Values present in the generated data (see src/seed/v1-generator.ts). */
@@ -53,8 +52,8 @@ export function datasetScenario<Q extends TObject, F, R extends TSchema, Row ext
     label,
     path: withQuery(`/api/${api.family}${api.path}`, query),
     p99TargetMs,
-    callService: (db, cache) =>
-      api.family === 'v1' ? listV1Page(db, cache, dataset, api, query) : listSignalPage(db, cache, dataset, api, query),
+    callService: (readModel) =>
+      api.family === 'v1' ? listV1Page(readModel, dataset, api, query) : listSignalPage(readModel, dataset, api, query),
   };
 }
 

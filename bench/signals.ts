@@ -1,18 +1,23 @@
-// v2 signal endpoints under load, with and without the page cache, next to their SQL through the driver:
+// v2 signal endpoints under load, next to their SQL through the driver:
 // `node --import tsx bench/signals.ts [--duration N] [--warmup N] [--connections N] [--workers N]`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database, Queryable, Row } from '../src/db/port.js';
+import type { Database } from '../src/db/port.js';
 import { findAccountByReference } from '../src/db/queries/accounts.js';
 import { adjustCredits } from '../src/db/queries/credits.js';
-import { PageResultCache } from '../src/db/page-results.js';
 import { acquisitions, investors, jobChanges } from '../src/datasets/index.js';
 import type { SignalPage } from '../src/services/listing.js';
 import { createBenchKey, postgresVersion, type Dataset } from './database.js';
-import { runDriverFloor, steadyStateQueries, type RecordedQuery } from './driver.js';
+import {
+  openRecordingReadModel,
+  runDriverFloor,
+  steadyStateQueries,
+  type RecordedQuery,
+  type RecordingReadModel,
+} from './driver.js';
 import { runHttpLoad, type LoadTool } from './load.js';
 import { RESULTS_FILE, serverConnections, type BenchOptions } from './options.js';
 import { killServicesSync, stopAllServices, stopService, type Service } from './processes.js';
@@ -242,10 +247,8 @@ interface ServedRun {
 interface SignalResult {
   scenario: Scenario;
   serviceTotal: number;
-  cached: ServedRun;
-  uncached: ServedRun;
+  served: ServedRun;
   driver: LoadResult;
-  pageStatements: RecordedQuery[];
   plan: string;
 }
 
@@ -258,11 +261,10 @@ interface Context {
 
 const SERVER_ENV = { RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT };
 
-/** Every scenario against one server: the first request (count not yet cached), then the load. */
-async function measureServer(ctx: Context, scenarios: Scenario[], pageCacheMb: string | undefined): Promise<ServedRun[]> {
-  const label = pageCacheMb === '0' ? 'page cache off' : 'page cache on';
-  console.log(`\n--- server, ${label}`);
-  const server = await startWith({ ...SERVER_ENV, PAGE_CACHE_MB: pageCacheMb }, ctx.options);
+/** Every scenario against one server: the first request for the filter, then the load. */
+async function measureServer(ctx: Context, scenarios: Scenario[]): Promise<ServedRun[]> {
+  console.log('\n--- server');
+  const server = await startWith(SERVER_ENV, ctx.options);
   const headers = { authorization: `Bearer ${ctx.apiKey}` };
   try {
     const runs: ServedRun[] = [];
@@ -271,10 +273,10 @@ async function measureServer(ctx: Context, scenarios: Scenario[], pageCacheMb: s
       const url = server.baseUrl + scenario.path;
       console.log(`${scenario.id}. ${scenario.label}: GET ${scenario.path}`);
       const cold = await probe(url, headers);
-      if (cold.status !== 200) loud(`scenario ${scenario.id} (${label}) answers HTTP ${cold.status}: ${cold.body.slice(0, 300)}`);
+      if (cold.status !== 200) loud(`scenario ${scenario.id} answers HTTP ${cold.status}: ${cold.body.slice(0, 300)}`);
       console.log(`   first request: HTTP ${cold.status}, ${ms(cold.ms)} ms, totalCount ${int(cold.totalCount)}`);
       const load = await measureLoad(ctx.tool, ctx.options, url, headers);
-      checkLoad(`scenario ${scenario.id} (${label})`, load);
+      checkLoad(`scenario ${scenario.id}`, load);
       console.log(`   load: ${describe(load)}`);
       runs.push({ cold, load });
     }
@@ -282,19 +284,6 @@ async function measureServer(ctx: Context, scenarios: Scenario[], pageCacheMb: s
   } finally {
     await stopService(server);
   }
-}
-
-/** Records every statement one service call sends. */
-async function recordCall(db: Queryable, scenario: Scenario, cache: PageResultCache) {
-  const recorded: RecordedQuery[] = [];
-  const recorder: Queryable = {
-    query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-      recorded.push({ sql, params: [...(params ?? [])] });
-      return db.query<T>(sql, params);
-    },
-  };
-  const page = (await scenario.callService(recorder, cache)) as SignalPage;
-  return { recorded, page };
 }
 
 const INDEX_USE = /(Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\S+)/g;
@@ -309,12 +298,23 @@ async function planSummary(db: Database, statement: RecordedQuery): Promise<stri
   return `${[...indexes, ...seq].join(', ') || 'no scan found'}; ${time} ms`;
 }
 
-async function driverAndPlans(ctx: Context, scenario: Scenario, runs: { cached: ServedRun; uncached: ServedRun }) {
-  // First call: the cold statement (page and exact count); second call: the page statement with the count cached.
-  const { recorded: coldStatements, page } = await recordCall(ctx.db, scenario, new PageResultCache(0));
-  const pageStatements = await steadyStateQueries(ctx.db, scenario, 0);
+/** The plans of a call's statements, in the order sent. */
+async function plansOf(db: Database, statements: RecordedQuery[]): Promise<string> {
+  if (statements.length === 0) return 'no statement';
+  const plans: string[] = [];
+  for (const statement of statements) plans.push(await planSummary(db, statement));
+  return `${statements.length} statement${statements.length === 1 ? '' : 's'}: ${plans.join(' + ')}`;
+}
+
+async function driverAndPlans(ctx: Context, reader: RecordingReadModel, scenario: Scenario, served: ServedRun) {
+  // The read model's first call for this filter, then its steady state (the statements every later request sends).
+  let page: SignalPage | undefined;
+  const coldStatements = await reader.recordingDb.record(async () => {
+    page = (await scenario.callService(reader.readModel)) as SignalPage;
+  });
+  const statements = await steadyStateQueries(reader.recordingDb, reader.readModel, scenario);
   await waitForQuiet();
-  const driver = await runDriverFloor(pageStatements, {
+  const driver = await runDriverFloor(statements, {
     connectionString: ctx.options.databaseUrl,
     poolSize: serverConnections(ctx.options),
     callers: ctx.options.connections,
@@ -322,38 +322,35 @@ async function driverAndPlans(ctx: Context, scenario: Scenario, runs: { cached: 
     seconds: ctx.options.durationSeconds,
   });
   checkLoad(`scenario ${scenario.id} driver`, driver);
-  console.log(`${scenario.id}. driver, page statement (count cached): ${describe(driver)}`);
+  console.log(`${scenario.id}. driver, steady-state statements: ${describe(driver)}`);
+  const sameAsCold = JSON.stringify(coldStatements) === JSON.stringify(statements);
   const plan = [
-    `page: ${await planSummary(ctx.db, pageStatements[pageStatements.length - 1]!)}`,
-    `page + count (cold): ${await planSummary(ctx.db, coldStatements[coldStatements.length - 1]!)}`,
+    `steady state: ${await plansOf(ctx.db, statements)}`,
+    `first call: ${sameAsCold ? 'the same statements' : await plansOf(ctx.db, coldStatements)}`,
   ].join(' — ');
   console.log(`   plan: ${plan}`);
-  for (const [name, run] of Object.entries(runs)) {
-    if (run.cold.totalCount !== page.total) {
-      loud(`scenario ${scenario.id} (${name}): totalCount ${run.cold.totalCount} over HTTP, ${page.total} from the service`);
-    }
+  const serviceTotal = page!.total;
+  if (served.cold.totalCount !== serviceTotal) {
+    loud(`scenario ${scenario.id}: totalCount ${served.cold.totalCount} over HTTP, ${serviceTotal} from the service`);
   }
-  return { serviceTotal: page.total, driver, pageStatements, plan };
+  return { serviceTotal, driver, plan };
 }
 
 // ---------- report ----------
 
 function resultTables(results: SignalResult[]): string[] {
   return [
-    '| scenario | totalCount | first request ms, page cache on | first request ms, page cache off |',
-    '|---|---:|---:|---:|',
-    ...results.map(
-      (r) =>
-        `| ${r.scenario.id}. ${r.scenario.label} | ${int(r.serviceTotal)} | ${ms(r.cached.cold.ms)} | ${ms(r.uncached.cold.ms)} |`,
-    ),
+    '| scenario | totalCount | first request ms |',
+    '|---|---:|---:|',
+    ...results.map((r) => `| ${r.scenario.id}. ${r.scenario.label} | ${int(r.serviceTotal)} | ${ms(r.served.cold.ms)} |`),
     '',
-    '| scenario | cache on req/s | p50 ms | p99 ms | cache off req/s | p50 ms | p99 ms | driver req/s | p50 ms | p99 ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | API req/s | p50 ms | p99 ms | driver req/s | p50 ms | p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...results.map((r) => {
-      const [a, b, d] = [r.cached.load, r.uncached.load, r.driver];
+      const [a, d] = [r.served.load, r.driver];
       return (
         `| ${r.scenario.id}. ${r.scenario.label} | ${int(a.reqPerSec)} | ${ms(a.p50Ms)} | ${ms(a.p99Ms)} | ` +
-        `${int(b.reqPerSec)} | ${ms(b.p50Ms)} | ${ms(b.p99Ms)} | ${int(d.reqPerSec)} | ${ms(d.p50Ms)} | ${ms(d.p99Ms)} |`
+        `${int(d.reqPerSec)} | ${ms(d.p50Ms)} | ${ms(d.p99Ms)} |`
       );
     }),
   ];
@@ -364,10 +361,8 @@ function targetTable(results: SignalResult[]): string[] {
     const target = r.scenario.p99TargetMs;
     const name = `${r.scenario.id}. ${r.scenario.label}`;
     return [
-      `| ${name}: p99 ≤ ${target} ms, page cache on | ${ms(r.cached.load.p99Ms)} ms | ${verdict(p99Within(r.cached.load, target))} |`,
-      `| ${name}: p99 ≤ ${target} ms, page cache off | ${ms(r.uncached.load.p99Ms)} ms | ${verdict(p99Within(r.uncached.load, target))} |`,
-      `| ${name}: first request (exact count computed) ≤ ${target} ms | ${ms(Math.max(r.cached.cold.ms, r.uncached.cold.ms))} ms | ` +
-        `${verdict(Math.max(r.cached.cold.ms, r.uncached.cold.ms) <= target)} |`,
+      `| ${name}: p99 ≤ ${target} ms | ${ms(r.served.load.p99Ms)} ms | ${verdict(p99Within(r.served.load, target))} |`,
+      `| ${name}: first request ≤ ${target} ms | ${ms(r.served.cold.ms)} ms | ${verdict(r.served.cold.ms <= target)} |`,
     ];
   });
   return ['| target | measured | result |', '|---|---:|---|', ...rows];
@@ -377,8 +372,7 @@ function failures(results: SignalResult[]): string[] {
   const out: string[] = [];
   for (const r of results) {
     for (const [name, load] of [
-      ['page cache on', r.cached.load],
-      ['page cache off', r.uncached.load],
+      ['API', r.served.load],
       ['driver', r.driver],
     ] as const) {
       if (load.requests === 0) out.push(`scenario ${r.scenario.id} ${name}: no request completed`);
@@ -388,12 +382,7 @@ function failures(results: SignalResult[]): string[] {
         );
       }
     }
-    for (const [name, run] of [
-      ['page cache on', r.cached],
-      ['page cache off', r.uncached],
-    ] as const) {
-      if (run.cold.status !== 200) out.push(`scenario ${r.scenario.id} ${name}: first request HTTP ${run.cold.status}`);
-    }
+    if (r.served.cold.status !== 200) out.push(`scenario ${r.scenario.id}: first request HTTP ${r.served.cold.status}`);
   }
   return out;
 }
@@ -410,11 +399,12 @@ function render(ctx: Context, header: string[], results: SignalResult[]): string
     '- Full request path: Bearer key, v2 rate limit (enterprise tier, `RATE_LIMIT_ENTERPRISE=1000000`, the highest the ' +
       `configuration accepts, never reached; ${process.env.REDIS_URL ? 'Redis store' : 'in-memory store, REDIS_URL unset'}), ` +
       'query, 1 credit debited per request (account funded with 1,000,000,000 credits), usage recorded',
-    '- Page cache on: the default (64 MiB per worker; a repeated page costs a version check). Page cache off: a second server ' +
-      'process with `PAGE_CACHE_MB=0`, so every request runs the page statement (the exact count stays cached per data version).',
-    '- First request: the first request to a freshly started server for that filter, so the exact count is computed in it ' +
-      '(timed from the client, once).',
-    `- Driver: the page statement a page-cache miss runs (count cached), straight through \`pg\` by ${o.connections} callers over a pool of ${serverConnections(o)}.`,
+    '- Read path: each worker answers lists from its in-memory read model (the filter index of every dataset, built at ' +
+      "start): the exact total and the page's ids from memory, then one statement, the page's documents by primary key " +
+      'plus the change log head.',
+    '- First request: the first request to a freshly started server for that filter (timed from the client, once).',
+    `- Driver: the statements the read model sends for the request in steady state, recorded from a read model the bench ` +
+      `builds over the same data, straight through \`pg\` by ${o.connections} callers over a pool of ${serverConnections(o)}.`,
     '',
     'Scenarios:',
     '',
@@ -441,13 +431,14 @@ async function main(): Promise<void> {
   try {
     const ctx: Context = { options, tool, db, apiKey: await fundedBenchKey(db) };
     const scenarios = signalScenarios(dataset.asOf);
-    const cached = await measureServer(ctx, scenarios, undefined);
-    const uncached = await measureServer(ctx, scenarios, '0');
+    const served = await measureServer(ctx, scenarios);
     console.log('\n--- driver');
+    // Built once the server has stopped, so it does not share the machine with the measured load.
+    const reader = await openRecordingReadModel(db);
     const results: SignalResult[] = [];
     for (const [i, scenario] of scenarios.entries()) {
-      const runs = { cached: cached[i]!, uncached: uncached[i]! };
-      results.push({ scenario, ...runs, ...(await driverAndPlans(ctx, scenario, runs)) });
+      const run = served[i]!;
+      results.push({ scenario, served: run, ...(await driverAndPlans(ctx, reader, scenario, run)) });
     }
     const header = setupLines(startedAt, machine, await postgresVersion(db), dataset);
     const section = render(ctx, header, results);

@@ -15,7 +15,7 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * (match[2] === 'm' ? 60 : 1);
 }
 
-/** A mix of both families: cached and uncached pages, filters, deep pages. */
+/** A mix of both families: filters, first and deep pages. */
 function requestMix(key: string): autocannon.Request[] {
   const v1 = { 'x-lot-api-key': key };
   const v2 = { authorization: `Bearer ${key}` };
@@ -88,7 +88,7 @@ export async function runSoak(seconds: number, emulateAutovacuum = true): Promis
   const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT }, options, 1);
   try {
     const requests = requestMix(key);
-    // One pass first, so the capacity is that of the steady state (counts computed, pages cached).
+    // One pass first, so the capacity is that of the steady state (every path asked once).
     await run({ url: server.baseUrl, connections: CONNECTIONS, duration: 10, requests });
     const capacity = await run({ url: server.baseUrl, connections: CONNECTIONS, duration: 15, requests });
     const rate = Math.round(capacity.requests.average * 0.7);
@@ -165,7 +165,7 @@ function renderSoak(run: {
     '## Soak',
     '',
     ...run.setup,
-    `- Server: \`dealsignal serve --workers 1\`, pool ${run.poolSize}, page cache on (the default), rate limits on in memory and credits ` +
+    `- Server: \`dealsignal serve --workers 1\`, pool ${run.poolSize}, lists from its in-memory read model, rate limits on in memory and credits ` +
       'debited on v2, both set never to refuse; memory read from its own `/metrics` after each minute',
     `- Mix: 160 paths over both families (v1 funding and m-a pages 1-40, v2 job changes and investors pages 1-40), ${CONNECTIONS} connections (autocannon)`,
     `- Capacity on the mix: ${Math.round(run.capacity)} req/s; soak at ${run.rate} req/s (70 %) for ${run.seconds} s`,

@@ -1,5 +1,5 @@
 // What `serve --workers N` gains on this machine: the same requests against one worker and against
-// one worker per core (the default with PostgreSQL), page cache on (the default) and off.
+// one worker per core (the default with PostgreSQL).
 // `node --import tsx bench/workers.ts [--duration N] [--warmup N] [--connections N]`.
 import { availableParallelism } from 'node:os';
 import { postgresVersion } from './database.js';
@@ -31,22 +31,15 @@ interface Target {
   name: string;
   path: string;
   headers: (key: string) => Record<string, string>;
-  env: Record<string, string>;
 }
 
 const v1 = (key: string) => ({ 'x-lot-api-key': key });
 const v2 = (key: string) => ({ authorization: `Bearer ${key}` });
 
 const TARGETS: Target[] = [
-  { name: 'v1 funding, page 1', path: '/api/v1/funding', headers: v1, env: {} },
-  { name: 'v1 funding, category=fintech page 3', path: '/api/v1/funding?category=fintech&page=3', headers: v1, env: {} },
-  { name: 'v2 investors, countries=US', path: '/api/v2/signals/investors?countries=US&limit=20', headers: v2, env: {} },
-  {
-    name: 'v1 funding, category=fintech page 3, PAGE_CACHE_MB=0',
-    path: '/api/v1/funding?category=fintech&page=3',
-    headers: v1,
-    env: { PAGE_CACHE_MB: '0' },
-  },
+  { name: 'v1 funding, page 1', path: '/api/v1/funding', headers: v1 },
+  { name: 'v1 funding, category=fintech page 3', path: '/api/v1/funding?category=fintech&page=3', headers: v1 },
+  { name: 'v2 investors, countries=US', path: '/api/v2/signals/investors?countries=US&limit=20', headers: v2 },
 ];
 
 interface Row {
@@ -58,7 +51,7 @@ interface Row {
 async function measure(tool: LoadTool, options: BenchOptions, key: string, target: Target, workers: number): Promise<Row> {
   console.log(`\n--- ${target.name}, ${workers} worker${workers === 1 ? '' : 's'}`);
   // Rate limits stay on (in memory, as a single instance runs), set high enough never to refuse.
-  const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT, REDIS_URL: '', ...target.env }, options, workers);
+  const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT, REDIS_URL: '' }, options, workers);
   try {
     const headers = target.headers(key);
     const check = await probe(server.baseUrl + target.path, headers);

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { V1_SHARED_SCHEMAS, V1Error } from './schemas/v1.js';
-import { PageResultCache } from './db/page-results.js';
+import { ReadModel } from './services/read-model.js';
 import { KeyVerifier } from './services/key-verifier.js';
 import { v1Routes } from './routes/v1/index.js';
 import { v2Routes } from './routes/v2/index.js';
@@ -27,7 +27,7 @@ export interface AppOptions {
   config: Config;
   db: Database;
   /** Overrides for tests (e.g. a key verifier with a fake clock). */
-  services?: Partial<Pick<AppServices, 'keys' | 'pageResults'>>;
+  services?: Partial<Pick<AppServices, 'keys' | 'readModel'>>;
   /** Where rate-limit windows live; by default Redis (REDIS_URL) with a memory fallback, else memory. */
   rateLimitStore?: RateLimitStore;
   /** Shared with the server, which marks it draining on shutdown. */
@@ -107,7 +107,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     db,
     keys: options.services?.keys ?? new KeyVerifier(db, config.keyCacheMs),
-    pageResults: options.services?.pageResults ?? new PageResultCache(config.pageCacheBytes),
+    readModel:
+      options.services?.readModel ??
+      (await ReadModel.open(db, { onError: (err) => app.log.error({ err }, 'filter index rebuild failed') })),
     credits: new CreditMeter(db, config.credits),
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
     authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,
@@ -116,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     metrics: new Metrics(db),
     lifecycle: options.lifecycle ?? { draining: false },
   };
+  services.metrics.watchIndex(() => services.readModel.stats());
   app.addHook('onClose', async () => {
     await services.usage.flush();
     await services.rateLimitStore.close();

@@ -22,8 +22,6 @@ export interface Config {
   seedDemo: boolean;
   /** Record every keyed request (the account page's usage chart); off only to measure its cost. */
   usageRecording: boolean;
-  /** Memory for pages served again while the data is unchanged (version-checked); 0 disables. */
-  pageCacheBytes: number;
   /** Monthly v2 credit allowance per tier. */
   credits: Record<Tier, number>;
   /**
@@ -140,7 +138,6 @@ export function loadConfig(env: Env = process.env): Config {
     keyCacheMs: intVar(env, 'KEY_CACHE_MS', 1000, 0, 60_000, problems),
     seedDemo: boolVar(env, 'SEED_DEMO', databaseUrl === undefined, problems),
     usageRecording: boolVar(env, 'USAGE_RECORDING', true, problems),
-    pageCacheBytes: intVar(env, 'PAGE_CACHE_MB', 64, 0, 16_384, problems) * 1024 * 1024,
     credits: {
       free: intVar(env, 'CREDITS_FREE', 100, 0, 1e12, problems),
       pro: intVar(env, 'CREDITS_PRO', 10_000, 0, 1e12, problems),

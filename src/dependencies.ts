@@ -1,12 +1,12 @@
 // What the routes and the cross-cutting plugins are given: built once per app by buildApp and
 // passed down as plugin options, so no route module imports the app that registers it.
 import type { Config } from './config.js';
-import type { PageResultCache } from './db/page-results.js';
 import type { Database } from './db/port.js';
 import type { Metrics } from './infra/metrics.js';
 import type { RateLimitStore } from './infra/rate-limit-store.js';
 import type { CreditMeter } from './services/credits.js';
 import type { KeyVerifier } from './services/key-verifier.js';
+import type { ReadModel } from './services/read-model.js';
 import type { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
 import type { UsageRecorder } from './services/usage.js';
 
@@ -20,8 +20,8 @@ export interface AppServices {
   config: Config;
   db: Database;
   keys: KeyVerifier;
-  /** Exact counts and served pages, per data set and data version. */
-  pageResults: PageResultCache;
+  /** Answers list requests: the in-memory filter index, kept current from the change log. */
+  readModel: ReadModel;
   credits: CreditMeter;
   /** Undefined when rate limits are switched off. */
   limiter: RateLimiter | undefined;

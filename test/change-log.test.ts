@@ -436,8 +436,6 @@ describeOnPostgres('change log on PostgreSQL, several connections and instances'
       const following = followContinuously(new ChangeFollower(reader, await changeLogHead(reader), { batchSize: 3 }));
 
       // The long transaction writes first, then holds its commit while others write and commit.
-      // Writers of one data set queue behind each other (each holds its data_versions row until it
-      // commits), so the long transaction has a data set of its own.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let wrote!: () => void;

@@ -5,7 +5,7 @@ import { AcquisitionSignalRecord, AcquisitionsQuery, AcquisitionsResponse } from
 import { countryKey } from '../services/countries.js';
 import { labelKey, splitList } from '../services/normalize.js';
 import { defineDataset } from './dataset.js';
-import { countryKeys, dateBounds, searchText, searchWords, signalPaging } from './filters.js';
+import { countryKeys, dateBounds, queryWords, searchText, signalPaging } from './filters.js';
 
 export interface AcquisitionFilter {
   countryKeys: string[];
@@ -49,21 +49,21 @@ export const acquisitions = defineDataset<
   filter: (query) => ({
     countryKeys: countryKeys(query.countries),
     categoryKeys: [...new Set(splitList(query.categories).map(labelKey))],
-    words: searchWords(query.search),
+    words: queryWords('search', query.search),
     ...dateBounds(query.dateFrom, query.dateTo, ['dateFrom', 'dateTo']),
   }),
   conditions(filter) {
     const conditions: Condition<AcquisitionRow>[] = [];
-    if (filter.countryKeys.length > 0)
-      conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys, broad: true });
+    if (filter.countryKeys.length > 0) conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys });
     if (filter.categoryKeys.length > 0) {
-      conditions.push({ column: 'category_key', op: 'in', values: filter.categoryKeys, broad: true });
+      conditions.push({ column: 'category_key', op: 'in', values: filter.categoryKeys });
     }
     if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
     if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
-    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'contains', text: word });
+    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'wordPrefix', word });
     return conditions;
   },
+  indexed: { category_key: 'enum', country_key: 'enum', search_text: 'words' },
   columns: [
     { name: 'record_id', type: 'uuid' },
     { name: 'category_key', type: 'text' },

@@ -4,6 +4,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Condition } from '../db/queries/conditions.js';
 import { upserter, type ColumnSpec, type Upserter } from '../db/queries/upsert.js';
+import type { ColumnKind } from '../filter-index/index.js';
 import type { DealStatus } from '../schemas/v1.js';
 import type { SignalEndpoint } from '../schemas/v2.js';
 
@@ -88,6 +89,12 @@ export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extend
   filter(query: NoInfer<ValidQuery<Q>>): F;
   /** filter → the conditions a record must meet. */
   conditions(filter: F): Condition<Row>[];
+  /**
+   * How the in-memory filter index (src/filter-index) keeps each column a condition tests, sort_at
+   * aside (it is the index's order): one value (enum), a set (multi), a minimum (number), an exact
+   * key looked up by hash (key), or words matched by prefix (words).
+   */
+  indexed: Readonly<Partial<Record<keyof Row & string, ColumnKind>>>;
   /** The stored row's columns (besides id): what is written, and what conditions may test. */
   columns: readonly ColumnSpec<Row>[];
   /** The natural key: a second write of the same record updates it instead of adding one. */

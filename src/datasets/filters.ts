@@ -2,6 +2,7 @@
 import { countryKey, countryCode, isIsoCountryCode } from '../services/countries.js';
 import { invalidParameter } from '../services/errors.js';
 import { labelKey, splitList, urlKey } from '../services/normalize.js';
+import { searchWords } from '../filter-index/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -44,27 +45,23 @@ export function countryKeyOf(raw: string): string {
   return countryKey(raw)!;
 }
 
-/** v2 `search`: the distinct lower-cased words, every one of which must match. */
-export function searchWords(raw: string | undefined): string[] {
-  if (raw === undefined) return [];
-  const words = [
-    ...new Set(
-      raw
-        .toLowerCase()
-        .split(/\s+/)
-        .filter((w) => w !== ''),
-    ),
-  ];
-  if (words.length > 10) throw invalidParameter('search: at most 10 words');
+/**
+ * The words of a text filter (v2 `search`, v1 `acquiring_company`), reduced as indexed text is
+ * (src/filter-index/text.ts: accents and case ignored, split on anything but letters and digits).
+ * A record matches when every word is the start of a word of its text. Blank matches everything;
+ * text with no letter or digit at all is refused, since it could only match everything or nothing.
+ */
+export function queryWords(name: string, raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const words = [...new Set(searchWords(raw))];
+  if (words.length === 0) throw invalidParameter(`${name}: must contain a letter or a digit`);
+  if (words.length > 10) throw invalidParameter(`${name}: at most 10 words`);
   return words;
 }
 
-/** The text `search` looks in, stored with the row. */
+/** Text stored for word-prefix search: its words, reduced as queryWords reduces them, joined by spaces. */
 export const searchText = (parts: (string | null | undefined)[]) =>
-  parts
-    .filter((p): p is string => typeof p === 'string' && p !== '')
-    .join(' \u0001 ') // a separator no search word contains, so words never match across fields
-    .toLowerCase();
+  searchWords(parts.filter((p): p is string => typeof p === 'string').join(' ')).join(' ');
 
 /** A URL filter's key; a value that normalises to nothing matches nothing. */
 export const urlFilterKey = (raw: string) => urlKey(raw) ?? '';

@@ -64,6 +64,14 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     if (filter.minAmount !== undefined) conditions.push({ column: 'funding_amount', op: 'atLeast', value: filter.minAmount });
     return conditions;
   },
+  indexed: {
+    round_key: 'enum',
+    funding_amount: 'number',
+    category_keys: 'multi',
+    country_key: 'enum',
+    website_key: 'key',
+    linkedin_keys: 'key',
+  },
   columns: [
     { name: 'natural_key', type: 'text' },
     { name: 'source_id', type: 'text' },

@@ -4,7 +4,7 @@ import { INVESTOR_TYPES, InvestorRecord, InvestorsQuery, InvestorsResponse } fro
 import { countryKey } from '../services/countries.js';
 import type { Condition } from '../db/queries/conditions.js';
 import { defineDataset } from './dataset.js';
-import { allowedValues, countryKeys, searchText, searchWords, signalPaging } from './filters.js';
+import { allowedValues, countryKeys, queryWords, searchText, signalPaging } from './filters.js';
 
 export interface InvestorFilter {
   countryKeys: string[];
@@ -40,16 +40,16 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
   filter: (query) => ({
     countryKeys: countryKeys(query.countries),
     types: allowedValues('categories', query.categories, INVESTOR_TYPES),
-    words: searchWords(query.search),
+    words: queryWords('search', query.search),
   }),
   conditions(filter) {
     const conditions: Condition<InvestorRow>[] = [];
-    if (filter.countryKeys.length > 0)
-      conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys, broad: true });
-    if (filter.types.length > 0) conditions.push({ column: 'investor_type', op: 'in', values: filter.types, broad: true });
-    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'contains', text: word });
+    if (filter.countryKeys.length > 0) conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys });
+    if (filter.types.length > 0) conditions.push({ column: 'investor_type', op: 'in', values: filter.types });
+    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'wordPrefix', word });
     return conditions;
   },
+  indexed: { investor_type: 'enum', country_key: 'enum', search_text: 'words' },
   columns: [
     { name: 'record_id', type: 'uuid' },
     { name: 'investor_type', type: 'text' },

@@ -5,7 +5,7 @@ import { JobChangeRecord, JobChangesQuery, JobChangesResponse } from '../schemas
 import { urlKey } from '../services/normalize.js';
 import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../services/role-classifier.js';
 import { defineDataset } from './dataset.js';
-import { allowedValues, searchText, searchWords, signalPaging, urlFilterKey } from './filters.js';
+import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey } from './filters.js';
 
 export interface JobChangeFilter {
   words: string[];
@@ -54,7 +54,7 @@ export const jobChanges = defineDataset<
     paging: signalPaging,
   },
   filter: (query) => ({
-    words: searchWords(query.search),
+    words: queryWords('search', query.search),
     personKey: query.personLinkedinUrl === undefined ? undefined : urlFilterKey(query.personLinkedinUrl),
     companyKey: query.companyLinkedinUrl === undefined ? undefined : urlFilterKey(query.companyLinkedinUrl),
     positions: allowedValues('positions', query.positions, POSITIONS),
@@ -65,14 +65,21 @@ export const jobChanges = defineDataset<
     const conditions: Condition<JobChangeRow>[] = [];
     if (filter.personKey !== undefined) conditions.push({ column: 'person_key', op: 'equals', value: filter.personKey });
     if (filter.companyKey !== undefined) conditions.push({ column: 'company_key', op: 'equals', value: filter.companyKey });
-    if (filter.positions.length > 0) conditions.push({ column: 'position', op: 'in', values: filter.positions, broad: true });
+    if (filter.positions.length > 0) conditions.push({ column: 'position', op: 'in', values: filter.positions });
     if (filter.departments.length > 0) {
-      conditions.push({ column: 'departments', op: 'overlaps', values: filter.departments, broad: true });
+      conditions.push({ column: 'departments', op: 'overlaps', values: filter.departments });
     }
-    if (filter.seniorities.length > 0)
-      conditions.push({ column: 'seniority', op: 'in', values: filter.seniorities, broad: true });
-    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'contains', text: word });
+    if (filter.seniorities.length > 0) conditions.push({ column: 'seniority', op: 'in', values: filter.seniorities });
+    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'wordPrefix', word });
     return conditions;
+  },
+  indexed: {
+    position: 'enum',
+    departments: 'multi',
+    seniority: 'enum',
+    person_key: 'key',
+    company_key: 'key',
+    search_text: 'words',
   },
   columns: [
     { name: 'record_id', type: 'uuid' },

@@ -12,12 +12,14 @@ import {
   type CompanyFilter,
 } from './company.js';
 import { defineDataset } from './dataset.js';
+import { queryWords, searchText } from './filters.js';
 
 export interface MaFilter extends CompanyFilter {
   minAmount?: number;
   status?: string;
   /** Lower-cased substring of the acquirer's name. */
-  acquirerContains?: string;
+  /** Every one must start a word of the acquirer's name. */
+  acquirerWords: string[];
 }
 
 export interface MaRow extends CompanyColumns {
@@ -57,16 +59,23 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
     ...companyFilter(query),
     minAmount: query.amount,
     status: query.status,
-    acquirerContains: query.acquiring_company?.trim().toLowerCase(),
+    acquirerWords: queryWords('acquiring_company', query.acquiring_company),
   }),
   conditions(filter) {
     const conditions = companyConditions<MaRow>(filter);
     if (filter.minAmount !== undefined) conditions.push({ column: 'acquisition_amount', op: 'atLeast', value: filter.minAmount });
     if (filter.status !== undefined) conditions.push({ column: 'status', op: 'equals', value: filter.status });
-    if (filter.acquirerContains !== undefined) {
-      conditions.push({ column: 'acquirer_key', op: 'contains', text: filter.acquirerContains });
-    }
+    for (const word of filter.acquirerWords) conditions.push({ column: 'acquirer_key', op: 'wordPrefix', word });
     return conditions;
+  },
+  indexed: {
+    status: 'enum',
+    acquisition_amount: 'number',
+    acquirer_key: 'words',
+    category_keys: 'multi',
+    country_key: 'enum',
+    website_key: 'key',
+    linkedin_keys: 'key',
   },
   columns: [
     { name: 'investment_id', type: 'uuid' },
@@ -89,7 +98,7 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
       investment_id: record.investment_id,
       status: extras.status,
       acquisition_amount: record.acquisition_amount,
-      acquirer_key: record.acquired_by.toLowerCase(),
+      acquirer_key: searchText([record.acquired_by]),
       ...companyKeys(record),
       sort_at: record.date_seen,
       doc: JSON.stringify(doc),

@@ -59,4 +59,34 @@ export class Metrics {
       });
     }
   }
+
+  /** Gauges of the in-memory filter index: records and estimated bytes per dataset, and how far it follows the log. */
+  watchIndex(stats: () => { position: { seq: number }; datasets: Record<string, { records: number; bytes: number }> }): void {
+    new client.Gauge({
+      name: 'dealsignal_index_records',
+      help: 'Records in the in-memory filter index, per dataset',
+      labelNames: ['dataset'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [dataset, figures] of Object.entries(stats().datasets)) this.set({ dataset }, figures.records);
+      },
+    });
+    new client.Gauge({
+      name: 'dealsignal_index_bytes',
+      help: 'Estimated memory of the in-memory filter index, per dataset',
+      labelNames: ['dataset'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [dataset, figures] of Object.entries(stats().datasets)) this.set({ dataset }, figures.bytes);
+      },
+    });
+    new client.Gauge({
+      name: 'dealsignal_index_change_seq',
+      help: 'Commit sequence number of the newest change log transaction the filter index has applied',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().position.seq);
+      },
+    });
+  }
 }

@@ -175,7 +175,13 @@ export const MaQuery = Type.Object(
     ...commonFilters,
     status: Type.Optional(StringEnum(DEAL_STATUSES, 'Deal status')),
     acquiring_company: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive substring of acquired_by' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Words of the acquirer: a deal matches when every word is the start of a word of acquired_by, ignoring case and ' +
+          'accents ("sales" matches "Salesforce, Inc.", "force" does not). Words are split on anything but letters and digits.',
+      }),
     ),
   },
   { additionalProperties: false },

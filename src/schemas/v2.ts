@@ -133,7 +133,9 @@ const search = (what: string) =>
     Type.String({
       minLength: 1,
       maxLength: 200,
-      description: `Case-insensitive partial match on ${what}; with several words, every word must match`,
+      description:
+        `Words matched against ${what}: a record matches when every word is the start of a word there, ignoring case and ` +
+        'accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits.',
     }),
   );
 const countries = Type.Optional(

@@ -295,7 +295,7 @@ describeEach('ingest service', (backend) => {
         kind,
       );
       assert.equal(report.rejects[0]!.line, good.length + 1, kind);
-      assert.deepEqual(await snapshot(db), before, `${kind}: the store is exactly as before (counts, checksums, versions)`);
+      assert.deepEqual(await snapshot(db), before, `${kind}: the store is exactly as before (counts, checksums, change log)`);
     }
   });
 

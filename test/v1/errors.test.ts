@@ -134,11 +134,12 @@ describe('v1 unexpected failures', () => {
     const { migrate } = await import('../../src/db/migrate.js');
     await migrate(real);
     const { key } = await makeKey(real);
-    // The key lookup works; the page query fails with an internal error.
+    // The key lookup works; once the app is built, the list request's query fails with an internal error.
+    let armed = false;
     const failing: Database = {
       ...real,
       async query(sql, params) {
-        if (sql.includes('funding_rounds')) throw new Error('relation "secret_table" does not exist at /srv/app/db.ts:42');
+        if (armed && sql.includes('change_log')) throw new Error('relation "secret_table" does not exist at /srv/app/db.ts:42');
         return real.query(sql, params);
       },
     };
@@ -148,6 +149,7 @@ describe('v1 unexpected failures', () => {
       db: failing,
       logStream: { write: (line: string) => logs.push(line) } as unknown as NodeJS.WritableStream,
     });
+    armed = true;
     try {
       const res = await app.inject({ method: 'GET', url: '/api/v1/funding', headers: { 'x-lot-api-key': key } });
       assert.equal(res.statusCode, 500);

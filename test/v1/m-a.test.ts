@@ -61,16 +61,22 @@ describeEach('GET /api/v1/m-a', (backend) => {
     assert.deepEqual(names((await get('?status=completed')).body), ['Done']);
   });
 
-  it('acquiring_company: case-insensitive substring of acquired_by, wildcards taken literally', async () => {
+  it('acquiring_company: every word starts a word of acquired_by, ignoring case and accents', async () => {
     await insertMa(ctx.db, [
       { record: maRecord({ company_name: 'One', acquired_by: 'Globex Corporation' }), status: 'completed' },
       { record: maRecord({ company_name: 'Two', acquired_by: 'Initech' }), status: 'completed' },
       { record: maRecord({ company_name: 'Three', acquired_by: '100% Holdings' }), status: 'completed' },
+      { record: maRecord({ company_name: 'Four', acquired_by: 'Société Générale' }), status: 'completed' },
     ]);
     assert.deepEqual(names((await get('?acquiring_company=globex')).body), ['One']);
     assert.deepEqual(names((await get('?acquiring_company=CORP')).body), ['One']);
-    assert.deepEqual(names((await get('?acquiring_company=%25')).body), ['Three']);
-    assert.deepEqual(names((await get('?acquiring_company=_')).body), []);
+    assert.deepEqual(names((await get('?acquiring_company=corp%20glob')).body), ['One'], 'words in any order');
+    assert.deepEqual(names((await get('?acquiring_company=poration')).body), [], 'the middle of a word does not match');
+    assert.deepEqual(names((await get('?acquiring_company=100%25')).body), ['Three'], 'punctuation separates words');
+    assert.deepEqual(names((await get('?acquiring_company=generale%20SOC')).body), ['Four']);
+    const blank = await get('?acquiring_company=%25');
+    assert.equal(blank.res.statusCode, 400);
+    assert.match(blank.body.message, /acquiring_company: must contain a letter or a digit/);
   });
 
   it('amount, category, country, website, linkedin_url and dates filter the acquired company', async () => {

@@ -163,7 +163,9 @@ describeEach('v2 signal filters', (backend) => {
       assert.deepEqual(await acq('?categories=technology,HEALTHCARE'), ['HealthTech Solutions', 'TechVentures']);
     });
     it('search: company name or industry', async () => {
+      // Words match from their start: "tech" starts TechVentures and HealthTech's "Technology"; "ealth" starts nothing.
       assert.deepEqual(await acq('?search=tech'), ['HealthTech Solutions', 'TechVentures']);
+      assert.deepEqual(await acq('?search=ealth'), []);
       assert.deepEqual(await acq('?search=manufacturing'), ['Old Mill']);
       assert.deepEqual(await acq('?search=healthcare%20solutions'), ['HealthTech Solutions']);
     });

@@ -42,7 +42,7 @@ export interface ChangeLogBounds {
   pruned: ChangePosition;
 }
 
-interface BoundsRow {
+export interface BoundsRow {
   pruned_seq: number;
   pruned_change: number;
   head_seq: number | null;
@@ -51,7 +51,7 @@ interface BoundsRow {
 
 // The newest numbered transaction is one backward step on the seq index, its last entry one
 // step on the log's key: a few buffer reads however long the log is.
-const BOUNDS_SQL = `
+export const BOUNDS_SQL = `
   SELECT (SELECT seq FROM change_log_pruned) AS pruned_seq, (SELECT change_id FROM change_log_pruned) AS pruned_change,
          h.seq AS head_seq, h.change_id AS head_change
     FROM (SELECT 1) one
@@ -62,7 +62,7 @@ const BOUNDS_SQL = `
        ORDER BY t.seq DESC
        LIMIT 1) h ON true`;
 
-function boundsOf(row: BoundsRow): ChangeLogBounds {
+export function boundsOf(row: BoundsRow): ChangeLogBounds {
   const pruned = { seq: row.pruned_seq, changeId: row.pruned_change };
   const newest = row.head_seq === null ? undefined : { seq: row.head_seq, changeId: row.head_change ?? 0 };
   return { pruned, head: newest && comparePositions(newest, pruned) > 0 ? newest : pruned };

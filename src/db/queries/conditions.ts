@@ -9,29 +9,24 @@ export type Condition<Row> =
   /** column = value */
   | { column: keyof Row & string; op: 'equals'; value: string }
   /** column is one of values (a text column). */
-  | { column: keyof Row & string; op: 'in'; values: string[]; broad?: boolean }
+  | { column: keyof Row & string; op: 'in'; values: string[] }
   /** column shares an element with values (a text[] column). */
-  | { column: keyof Row & string; op: 'overlaps'; values: string[]; broad?: boolean }
+  | { column: keyof Row & string; op: 'overlaps'; values: string[] }
   /** column holds value (a text[] column). */
   | { column: keyof Row & string; op: 'includes'; value: string }
   /** column >= value */
   | { column: keyof Row & string; op: 'atLeast'; value: string | number }
   /** column < value */
   | { column: keyof Row & string; op: 'below'; value: string | number }
-  /** column contains text, matched literally (a lower-cased text column). */
-  | { column: keyof Row & string; op: 'contains'; text: string };
+  /**
+   * Some word of column starts with word. The column holds words joined by single spaces, reduced
+   * as `searchWords` reduces them (src/filter-index/text.ts), and so does word.
+   */
+  | { column: keyof Row & string; op: 'wordPrefix'; word: string };
 
-/** The WHERE conditions of a page statement, numbered $1..$n, with their parameters. */
+/** The WHERE conditions of a statement, numbered $1..$n, with their parameters. */
 export interface WhereClause {
   conditions: string[];
-  /**
-   * The same conditions where each broad one is written so no index applies (`(col || '') = ...`).
-   * When the exact count shows a filter matches many rows, the page is found with this form: the
-   * planner then walks the newest-first index and stops after one page, instead of collecting
-   * every match through a bitmap and sorting it, which is what its estimates (blind to
-   * correlated columns and substring matches) otherwise lead it to.
-   */
-  walkConditions: string[];
   params: unknown[];
 }
 
@@ -40,48 +35,41 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-/** The SQL of one condition, with "?" for its parameter, and its walking form. */
-function sql<Row>(condition: Condition<Row>, type: ColumnSpec<Row>['type']): { test: string; walk: string; value: unknown } {
+/** The SQL of one condition, with "?" for its parameter. */
+function sql<Row>(condition: Condition<Row>, type: ColumnSpec<Row>['type']): { test: string; value: unknown } {
   const c = condition.column;
-  // A broad filter's walking form: the same test on an expression no index covers.
-  const unindexed = type === 'text[]' ? `(${c} || '{}'::text[])` : `(${c} || '')`;
   switch (condition.op) {
     case 'equals':
-      return { test: `${c} = ?`, walk: `${c} = ?`, value: condition.value };
+      return { test: `${c} = ?`, value: condition.value };
     case 'in':
-      return {
-        test: `${c} = ANY(?::text[])`,
-        walk: condition.broad ? `${unindexed} = ANY(?::text[])` : `${c} = ANY(?::text[])`,
-        value: condition.values,
-      };
+      return { test: `${c} = ANY(?::text[])`, value: condition.values };
     case 'overlaps':
-      return {
-        test: `${c} && ?::text[]`,
-        walk: condition.broad ? `${unindexed} && ?::text[]` : `${c} && ?::text[]`,
-        value: condition.values,
-      };
+      return { test: `${c} && ?::text[]`, value: condition.values };
     case 'includes':
-      return { test: `${c} @> ARRAY[?::text]`, walk: `${c} @> ARRAY[?::text]`, value: condition.value };
+      return { test: `${c} @> ARRAY[?::text]`, value: condition.value };
     case 'atLeast':
-      return { test: `${c} >= ?::${type}`, walk: `${c} >= ?::${type}`, value: condition.value };
+      return { test: `${c} >= ?::${type}`, value: condition.value };
     case 'below':
-      return { test: `${c} < ?::${type}`, walk: `${c} < ?::${type}`, value: condition.value };
-    case 'contains':
-      return { test: `${c} LIKE ?`, walk: `${c} LIKE ?`, value: containsPattern(condition.text) };
+      return { test: `${c} < ?::${type}`, value: condition.value };
+    case 'wordPrefix':
+      // A space before every word, the column's first included: " word" marks the start of one.
+      return { test: `(' ' || ${c}) LIKE ?`, value: containsPattern(` ${condition.word}`) };
   }
 }
 
-/** Writes a dataset's conditions as SQL, each "?" numbered as the next $n placeholder. */
+/**
+ * Writes a dataset's conditions as SQL, each "?" numbered as the next $n placeholder. The read
+ * path answers filters from the in-memory index; this is the same filter in plain SQL, what the
+ * index is checked against.
+ */
 export function whereClause<Row>(columns: readonly ColumnSpec<Row>[], conditions: readonly Condition<Row>[]): WhereClause {
-  const clause: WhereClause = { conditions: [], walkConditions: [], params: [] };
+  const clause: WhereClause = { conditions: [], params: [] };
   for (const condition of conditions) {
     const column = columns.find((spec) => spec.name === condition.column);
     if (!column) throw new Error(`no column ${condition.column} to filter on`);
-    const { test, walk, value } = sql(condition, column.type);
+    const { test, value } = sql(condition, column.type);
     clause.params.push(value);
-    const placeholder = `$${clause.params.length}`;
-    clause.conditions.push(test.replace('?', placeholder));
-    clause.walkConditions.push(walk.replace('?', placeholder));
+    clause.conditions.push(test.replace('?', `$${clause.params.length}`));
   }
   return clause;
 }

@@ -61,7 +61,7 @@ function v1Route<Q extends TObject, F, R extends TSchema, Row extends StoredRow>
       },
     },
     async (request, reply) => {
-      const page = await listV1Page(services.db, services.pageResults, dataset, api, request.query);
+      const page = await listV1Page(services.readModel, dataset, api, request.query);
       return sendV1Page(request, reply, page, services.config.publicUrl);
     },
   );

@@ -62,7 +62,7 @@ function signalRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
       },
     },
     async (request, reply) => {
-      const page = await listSignalPage(services.db, services.pageResults, dataset, api, request.query);
+      const page = await listSignalPage(services.readModel, dataset, api, request.query);
       const credits = await settleCredits(services.credits, request, api.endpoint, api.paging(request.query).count);
       request.creditsCharged = credits.used;
       if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: api.endpoint }, credits.used);

@@ -1,0 +1,65 @@
+// What the in-memory read model (src/services/read-model.ts) reads: each record's filter and sort
+// values, all at once when it builds and by id when the change log names them, and the documents of
+// a page by id, together with the change log's head of the same snapshot.
+import type { Queryable } from '../port.js';
+import { BOUNDS_SQL, boundsOf, type BoundsRow, type ChangePosition } from './change-log.js';
+import type { ColumnSpec } from './upsert.js';
+
+/** A row's filter values by column, as the index takes them: text, text[] or a number. */
+export interface IndexRow {
+  id: number;
+  /** sort_at in ms since the epoch (microseconds as the fraction). */
+  sort_ms: number;
+  [column: string]: string | number | string[] | null;
+}
+
+export interface IndexSource {
+  table: string;
+  /** The filter columns (sort_at aside). */
+  columns: readonly { name: string; type: ColumnSpec<never>['type'] }[];
+}
+
+function selectList(source: IndexSource): string {
+  const columns = source.columns.map(({ name, type }) => (type === 'bigint' ? `${name}::float8 AS ${name}` : name));
+  return ['id', '(extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms', ...columns].join(', ');
+}
+
+/** Up to limit rows with an id above afterId, in id order: how the index is built, batch by batch. */
+export function indexRowsAfter(db: Queryable, source: IndexSource, afterId: number, limit: number): Promise<IndexRow[]> {
+  return db.query<IndexRow>(`SELECT ${selectList(source)} FROM ${source.table} WHERE id > $1 ORDER BY id LIMIT $2`, [
+    afterId,
+    limit,
+  ]);
+}
+
+/** The rows of these ids that exist now (any order). */
+export function indexRowsById(db: Queryable, source: IndexSource, ids: readonly number[]): Promise<IndexRow[]> {
+  return db.query<IndexRow>(`SELECT ${selectList(source)} FROM ${source.table} WHERE id = ANY($1::bigint[])`, [ids]);
+}
+
+export interface Documents {
+  /** The documents found, in the order of the ids asked for, as one JSON array text. */
+  dataJson: string;
+  /** How many of the ids were found. */
+  found: number;
+  /** The change log's head in the same snapshot as the documents. */
+  head: ChangePosition;
+}
+
+/**
+ * The documents of these ids, in the order given, and the change log's head, in one statement:
+ * when the head is the position the caller's index was current at, the documents are exactly
+ * those the index picked, as of that position.
+ */
+export async function documentsWithHead(db: Queryable, table: string, ids: readonly number[]): Promise<Documents> {
+  const rows = await db.query<BoundsRow & { data: string | null; found: number }>(
+    `SELECT b.*, d.data, d.found
+       FROM (${BOUNDS_SQL}) b,
+            (SELECT string_agg(t.doc, ',' ORDER BY u.ord) AS data, count(*)::int AS found
+               FROM unnest($1::bigint[]) WITH ORDINALITY AS u(id, ord)
+               JOIN ${table} t ON t.id = u.id) d`,
+    [ids],
+  );
+  const row = rows[0]!;
+  return { dataJson: `[${row.data ?? ''}]`, found: row.found, head: boundsOf(row).head };
+}
