@@ -291,11 +291,17 @@ async function measureDealsignal(ctx: Context, key: string, lists: WorkloadLists
       },
     ];
     const results: WorkloadResult[] = [];
+    await longestStallMs(server.baseUrl); // from here on: the start-up's build is not counted
     for (const workload of workloads) results.push(await measureWorkload(ctx, server, key, workload));
+    const stall = await longestStallMs(server.baseUrl);
     const fresh = await firstRequests(server.baseUrl, key, lists.fresh);
-    const figures: ServerFigures = { readyMs: server.readyMs ?? Number.NaN, memory: memoryOf(server.child.pid) };
+    const figures: ServerFigures = {
+      readyMs: server.readyMs ?? Number.NaN,
+      memory: memoryOf(server.child.pid),
+      longestStallMs: stall,
+    };
     console.log(
-      `\nserver: ready after ${(figures.readyMs / 1000).toFixed(1)} s; ` +
+      `\nserver: ready after ${(figures.readyMs / 1000).toFixed(1)} s; longest event-loop stall ${ms(stall)} ms; ` +
         (figures.memory ? `RSS ${int(figures.memory.rssMb)} MiB now, peak ${int(figures.memory.peakMb)} MiB` : 'memory unknown'),
     );
     return { results, fresh, reference, server: figures };
@@ -424,10 +430,26 @@ interface Report {
   server: ServerFigures;
 }
 
-/** The server's start-up time (its index built) and its memory after every workload. */
+/** The server's start-up time (its index built), its memory after every workload, its longest event-loop stall. */
 interface ServerFigures {
   readyMs: number;
   memory: { rssMb: number; peakMb: number } | undefined;
+  /** Longest event-loop delay over the workloads (prom-client's monitor, 10 ms resolution); NaN when unread. */
+  longestStallMs: number;
+}
+
+/**
+ * The server's longest event-loop delay since the previous scrape: prom-client's default metric,
+ * whose histogram is reset on every collection.
+ */
+async function longestStallMs(baseUrl: string): Promise<number> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const value = /^dealsignal_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
+    return value === undefined ? Number.NaN : Number(value) * 1000;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a');
@@ -614,7 +636,9 @@ function render(report: Report): string {
       `PostgreSQL): ${(report.server.readyMs / 1000).toFixed(1)} s. Resident memory of the worker after every workload: ` +
       (report.server.memory
         ? `${int(report.server.memory.rssMb)} MiB, peak ${int(report.server.memory.peakMb)} MiB (VmRSS, VmHWM).`
-        : 'not measured (no /proc).'),
+        : 'not measured (no /proc).') +
+      ` Longest event-loop stall over all the workloads (idle and ingesting, rebuilds included): ${ms(report.server.longestStallMs)} ms ` +
+      "(prom-client's event-loop monitor, 10 ms resolution).",
     '',
     '### Platformatic DB on the v1 explore mix',
     '',

@@ -109,7 +109,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keys: options.services?.keys ?? new KeyVerifier(db, config.keyCacheMs),
     readModel:
       options.services?.readModel ??
-      (await ReadModel.open(db, { onError: (err) => app.log.error({ err }, 'filter index rebuild failed') })),
+      (await ReadModel.open(db, {
+        documentCacheBytes: config.documentCacheBytes,
+        onError: (err) => app.log.error({ err }, 'filter index rebuild failed'),
+      })),
     credits: new CreditMeter(db, config.credits),
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
     authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,

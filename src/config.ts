@@ -18,6 +18,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a verified API key is trusted from the in-memory cache. */
   keyCacheMs: number;
+  /** Memory for served documents kept by id, dropped when the change log says they changed; 0 disables. */
+  documentCacheBytes: number;
   /** Seed demo data and a demo key when the store is empty (embedded store only by default). */
   seedDemo: boolean;
   /** Record every keyed request (the account page's usage chart); off only to measure its cost. */
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevelRaw) ? (logLevelRaw as Config['logLevel']) : 'info',
     keyCacheMs: intVar(env, 'KEY_CACHE_MS', 1000, 0, 60_000, problems),
+    documentCacheBytes: intVar(env, 'DOCUMENT_CACHE_MB', 32, 0, 16_384, problems) * 1024 * 1024,
     seedDemo: boolVar(env, 'SEED_DEMO', databaseUrl === undefined, problems),
     usageRecording: boolVar(env, 'USAGE_RECORDING', true, problems),
     credits: {

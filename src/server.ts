@@ -241,11 +241,20 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
   await started;
 }
 
+/**
+ * glibc's malloc keeps freed blocks below its mmap threshold for reuse instead of returning them. A
+ * worker building its filter index frees a few hundred MB of transient arrays, which would stay in
+ * its RSS (687 MB against 518 MB on the large set, measured); from 128 KiB up, blocks are mapped
+ * and given back when freed. Workers are started with it unless the operator set it; a process
+ * serving alone (--workers 1) takes it from its environment (see the README).
+ */
+const WORKER_ENV = { MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
+
 /** Forks the workers, replaces any that die unexpectedly, and relays a shutdown signal to all. */
 async function forkWorkers(count: number): Promise<void> {
   let stopping = false;
   const listening = Array.from({ length: count }, () => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(WORKER_ENV);
     return new Promise<void>((resolve, reject) => {
       worker.once('listening', () => resolve());
       worker.once('exit', (code) => reject(new Error(`a worker exited with code ${code} before listening`)));
@@ -255,7 +264,7 @@ async function forkWorkers(count: number): Promise<void> {
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    cluster.fork();
+    cluster.fork(WORKER_ENV);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -16,6 +16,7 @@ import type { Dataset, StoredRow } from '../datasets/dataset.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from '../datasets/index-filter.js';
 import { DATASETS } from '../datasets/index.js';
 import { FilterIndex, type FilterIndexOptions } from '../filter-index/index.js';
+import { LRUCache } from 'lru-cache';
 
 export interface ReadPage {
   /** The page's records as one JSON array text. */
@@ -31,6 +32,8 @@ export interface ReadModelOptions {
   changeBatch?: number;
   /** Called with an error of a background index rebuild (the index keeps serving its current parts). */
   onError?: (error: unknown) => void;
+  /** Memory for documents kept by id (default 32 MiB; 0 keeps none). */
+  documentCacheBytes?: number;
   /** Passed to each dataset's FilterIndex (tests rebuild after a few changes to exercise it). */
   index?: Omit<FilterIndexOptions, 'onRebuildError'>;
 }
@@ -51,6 +54,11 @@ export class ReadModel {
   private readonly changeBatch: number;
   private readonly onError: (error: unknown) => void;
   private readonly indexOptions: FilterIndexOptions;
+  /**
+   * Served documents by dataset and id, as of `position`: an entry is dropped in the same turn of
+   * the event loop as the position moves past a change of its record, so it is never stale.
+   */
+  private readonly documents: LRUCache<string, string> | undefined;
   /** The catch-up running now, and the one queued to start after it (see catchUp). */
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
@@ -63,6 +71,9 @@ export class ReadModel {
     this.changeBatch = options.changeBatch ?? 5_000;
     this.onError = options.onError ?? (() => undefined);
     this.indexOptions = { ...options.index, onRebuildError: this.onError };
+    const cacheBytes = options.documentCacheBytes ?? 32 * 1024 * 1024;
+    this.documents =
+      cacheBytes > 0 ? new LRUCache({ maxSize: cacheBytes, sizeCalculation: (doc: string) => doc.length + 64 }) : undefined;
   }
 
   /** Builds the indexes of every dataset from the tables; resolves once they can serve. */
@@ -89,24 +100,40 @@ export class ReadModel {
     offset: number,
     limit: number,
   ): Promise<ReadPage> {
-    const part = this.part(dataset.name);
-    const filter = part.dataset.indexFilter(conditions);
+    const filter = this.part(dataset.name).dataset.indexFilter(conditions);
+    const table = dataset.table;
+    // Whether a catch-up started after this call has completed: the index then holds every write
+    // committed before the call, and so do the cached documents (see `documents`).
+    let current = false;
     for (let attempt = 1; ; attempt++) {
-      const { index } = this.part(dataset.name);
       const position = this.position;
-      const { total, ids } = index.query(filter, offset, limit);
-      if (ids.length === 0) {
-        // Nothing to fetch: make sure the total includes everything committed until now.
-        if (attempt > 1) return { dataJson: '[]', total };
+      const { total, ids } = this.part(dataset.name).index.query(filter, offset, limit);
+      const found = new Map<number, string>();
+      const missing: number[] = [];
+      for (const id of ids) {
+        const doc = this.documents?.get(documentKey(dataset.name, id));
+        if (doc === undefined) missing.push(id);
+        else found.set(id, doc);
+      }
+      if (missing.length === 0) {
+        if (current) return { total, dataJson: assemble(ids, found) };
         await this.catchUp();
+        current = true;
         continue;
       }
-      const documents = await documentsWithHead(this.db, part.dataset.table, ids);
-      if (comparePositions(documents.head, position) === 0 || attempt === PAGE_ATTEMPTS) {
-        return { dataJson: documents.dataJson, total };
+      const read = await documentsWithHead(this.db, table, missing);
+      for (const [id, doc] of read.docs) found.set(id, doc);
+      // The head read with the documents is where the index stood: nothing committed since, so
+      // the page is exact as of a snapshot taken after this call.
+      if (comparePositions(read.head, position) === 0) {
+        if (this.position === position)
+          for (const [id, doc] of read.docs) this.documents?.set(documentKey(dataset.name, id), doc);
+        return { total, dataJson: assemble(ids, found) };
       }
+      if (attempt === PAGE_ATTEMPTS) return { total, dataJson: assemble(ids, found) };
       // Writes committed since the index's position: apply them, then ask again.
       await this.catchUp();
+      current = true;
     }
   }
 
@@ -152,26 +179,29 @@ export class ReadModel {
         return;
       }
       if (changes.length === 0) return;
-      const ids = new Map<string, Set<number>>();
+      const changed = new Map<string, Set<number>>();
       for (const change of changes) {
-        let set = ids.get(change.dataset);
-        if (!set) ids.set(change.dataset, (set = new Set()));
-        set.add(change.id);
+        let ids = changed.get(change.dataset);
+        if (!ids) changed.set(change.dataset, (ids = new Set()));
+        ids.add(change.id);
       }
-      for (const [name, changed] of ids) await this.apply(this.db, this.part(name), [...changed]);
+      // Read first, then change the indexes, the cached documents and the position in one turn of
+      // the event loop: a request never sees some of a batch applied, or a position ahead of it.
+      const reads = [];
+      for (const [name, ids] of changed) {
+        const part = this.part(name);
+        reads.push({ part, ids, rows: await indexRowsById(this.db, part.dataset.source, [...ids]) });
+      }
+      for (const { part, ids, rows } of reads) {
+        for (const row of rows) part.index.upsert(indexRecord(row));
+        const kept = new Set(rows.map((row) => row.id));
+        for (const id of ids) {
+          if (!kept.has(id)) part.index.remove(id);
+          this.documents?.delete(documentKey(part.dataset.name, id));
+        }
+      }
       this.position = changes.at(-1)!.position;
     }
-  }
-
-  /** Reads the changed records as they are now: those found are upserted, the others removed. */
-  private async apply(db: Queryable, part: Part, ids: number[]): Promise<void> {
-    const rows = await indexRowsById(db, part.dataset.source, ids);
-    const found = new Set<number>();
-    for (const row of rows) {
-      part.index.upsert(indexRecord(row));
-      found.add(row.id);
-    }
-    for (const id of ids) if (!found.has(id)) part.index.remove(id);
   }
 
   /** Builds every dataset's index from one snapshot and follows the log from that snapshot's head. */
@@ -186,6 +216,7 @@ export class ReadModel {
       }
     });
     this.parts = parts;
+    this.documents?.clear();
     this.position = snapshot.head;
   }
 
@@ -198,4 +229,16 @@ export class ReadModel {
       yield rows.map(indexRecord);
     }
   }
+}
+
+const documentKey = (dataset: string, id: number) => `${dataset}:${id}`;
+
+/** The page's documents in the index's order, as one JSON array text (an id not found is left out). */
+function assemble(ids: readonly number[], docs: ReadonlyMap<number, string>): string {
+  const parts: string[] = [];
+  for (const id of ids) {
+    const doc = docs.get(id);
+    if (doc !== undefined) parts.push(doc);
+  }
+  return `[${parts.join(',')}]`;
 }

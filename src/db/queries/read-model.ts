@@ -38,28 +38,25 @@ export function indexRowsById(db: Queryable, source: IndexSource, ids: readonly 
 }
 
 export interface Documents {
-  /** The documents found, in the order of the ids asked for, as one JSON array text. */
-  dataJson: string;
-  /** How many of the ids were found. */
-  found: number;
+  /** The documents found (JSON text) by id; ids not found are absent. */
+  docs: Map<number, string>;
   /** The change log's head in the same snapshot as the documents. */
   head: ChangePosition;
 }
 
 /**
- * The documents of these ids, in the order given, and the change log's head, in one statement:
- * when the head is the position the caller's index was current at, the documents are exactly
- * those the index picked, as of that position.
+ * The documents of these ids and the change log's head, in one statement: when the head is the
+ * position the caller's index was current at, the documents are exactly those the index picked,
+ * as of that position.
  */
 export async function documentsWithHead(db: Queryable, table: string, ids: readonly number[]): Promise<Documents> {
-  const rows = await db.query<BoundsRow & { data: string | null; found: number }>(
-    `SELECT b.*, d.data, d.found
-       FROM (${BOUNDS_SQL}) b,
-            (SELECT string_agg(t.doc, ',' ORDER BY u.ord) AS data, count(*)::int AS found
-               FROM unnest($1::bigint[]) WITH ORDINALITY AS u(id, ord)
-               JOIN ${table} t ON t.id = u.id) d`,
+  const rows = await db.query<BoundsRow & { id: number | null; doc: string | null }>(
+    `SELECT b.*, d.id, d.doc
+       FROM (${BOUNDS_SQL}) b
+       LEFT JOIN LATERAL (SELECT t.id, t.doc FROM ${table} t WHERE t.id = ANY($1::bigint[])) d ON true`,
     [ids],
   );
-  const row = rows[0]!;
-  return { dataJson: `[${row.data ?? ''}]`, found: row.found, head: boundsOf(row).head };
+  const docs = new Map<number, string>();
+  for (const row of rows) if (row.id !== null) docs.set(row.id, row.doc!);
+  return { docs, head: boundsOf(rows[0]!).head };
 }
