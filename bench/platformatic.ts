@@ -1,3 +1,4 @@
+import type { Queryable } from '../src/db/port.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, runChecked, startService, waitUntilAnswering, type Service } from './processes.js';
@@ -132,4 +133,32 @@ export function platformaticV1Path(filter: V1Filter, page: number, totalCount: b
   if (totalCount) params.push(['totalCount', 'true']);
   const query = params.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
   return `${funding ? ROUTE : ROUTES.ma_deals}?${query}`;
+}
+
+/**
+ * The indexes a SQL-backed API needs for the v1 filters, as dealsignal kept them before it answered
+ * filters from memory (migration 001; dropped by 009): the peer reads through them, and without them
+ * each of its pages would scan and sort the table. Created for the peer's run and dropped after it.
+ */
+const PEER_INDEXES = [
+  'peer_funding_recent ON funding_rounds (sort_at DESC, id DESC)',
+  'peer_funding_country_recent ON funding_rounds (country_key, sort_at DESC, id DESC)',
+  'peer_funding_round_recent ON funding_rounds (round_key, sort_at DESC, id DESC)',
+  'peer_funding_categories ON funding_rounds USING gin (category_keys)',
+  'peer_funding_website ON funding_rounds (website_key)',
+  'peer_ma_recent ON ma_deals (sort_at DESC, id DESC)',
+  'peer_ma_status_recent ON ma_deals (status, sort_at DESC, id DESC)',
+  'peer_ma_country_recent ON ma_deals (country_key, sort_at DESC, id DESC)',
+  'peer_ma_categories ON ma_deals USING gin (category_keys)',
+  'peer_ma_acquirer_trgm ON ma_deals USING gin (acquirer_key gin_trgm_ops)',
+];
+
+export async function addPeerIndexes(db: Queryable): Promise<void> {
+  for (const index of PEER_INDEXES) await db.query(`CREATE INDEX IF NOT EXISTS ${index}`);
+  await db.query('ANALYZE funding_rounds');
+  await db.query('ANALYZE ma_deals');
+}
+
+export async function dropPeerIndexes(db: Queryable): Promise<void> {
+  for (const index of PEER_INDEXES) await db.query(`DROP INDEX IF EXISTS ${index.split(' ')[0]}`);
 }
