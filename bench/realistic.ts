@@ -603,7 +603,8 @@ function render(report: Report): string {
     ...report.header,
     `- Server: \`dealsignal serve --workers ${options.workers}\`, pool ${options.poolSize} per worker, each worker answering lists ` +
       'from its in-memory read model (the filter index of every dataset, built at start and kept current from the ' +
-      "change log; with no new writes a request runs one statement, the page's documents by primary key plus the change log head); " +
+      "change log; a page's documents not kept in memory (DOCUMENT_CACHE_MB, 32) are read by primary key with the change log head " +
+      'in one statement, and a page whose documents are all kept waits for a catch-up read of the log shared by concurrent requests); ' +
       `rate limits on (${store}) and credits debited on v2, as in production: ` +
       'one enterprise key whose account has its own v1 limit (`accounts set-limit`) and 1,000,000,000 credits ' +
       '(`keys credits --set`), `RATE_LIMIT_ENTERPRISE=1000000`; usage recorded',
