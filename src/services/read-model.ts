@@ -15,7 +15,7 @@ import { documentsWithHead, indexRowsAfter, indexRowsById } from '../db/queries/
 import type { Dataset, StoredRow } from '../datasets/dataset.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from '../datasets/index-filter.js';
 import { DATASETS } from '../datasets/index.js';
-import { FilterIndex, type FilterIndexOptions } from '../filter-index/index.js';
+import { FilterIndex, type FilterIndexOptions, type IndexFilter, type QueryResult } from '../filter-index/index.js';
 import { LRUCache } from 'lru-cache';
 
 export interface ReadPage {
@@ -41,7 +41,25 @@ export interface ReadModelOptions {
 interface Part {
   dataset: IndexedDataset;
   index: FilterIndex;
+  /** Changes whenever the index's records change (never repeats): what its answers are kept under. */
+  version: number;
 }
+
+/** A filter's total and its first matches at one version of its dataset's index. */
+interface KeptAnswer {
+  version: number;
+  total: number;
+  ids: number[];
+}
+
+/**
+ * Matches kept per filter: enough for the first pages of any paging (5 v1 pages, one v2 page of
+ * 100), which is what clients exploring a filter ask for next; deeper pages are computed each time.
+ */
+const KEPT_MATCHES = 100;
+
+/** Versions of the dataset indexes, shared so that a rebuilt index never reuses one. */
+let versions = 0;
 
 /** Attempts at a page whose documents' snapshot is newer than the index; the last one is served as read. */
 const PAGE_ATTEMPTS = 3;
@@ -59,6 +77,14 @@ export class ReadModel {
    * the event loop as the position moves past a change of its record, so it is never stale.
    */
   private readonly documents: LRUCache<string, string> | undefined;
+  /**
+   * Recent answers of the index by filter, valid only at the version they were computed at: a
+   * change to a dataset gives its index a new version, so an answer is never served stale.
+   */
+  private readonly answers = new LRUCache<string, KeptAnswer>({
+    maxSize: 2_000_000,
+    sizeCalculation: (answer) => answer.ids.length + 16,
+  });
   /** The catch-up running now, and the one queued to start after it (see catchUp). */
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
@@ -101,13 +127,14 @@ export class ReadModel {
     limit: number,
   ): Promise<ReadPage> {
     const filter = this.part(dataset.name).dataset.indexFilter(conditions);
+    const filterKey = `${dataset.name}\u0000${JSON.stringify(filter)}`;
     const table = dataset.table;
     // Whether a catch-up started after this call has completed: the index then holds every write
     // committed before the call, and so do the cached documents (see `documents`).
     let current = false;
     for (let attempt = 1; ; attempt++) {
       const position = this.position;
-      const { total, ids } = this.part(dataset.name).index.query(filter, offset, limit);
+      const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit);
       const found = new Map<number, string>();
       const missing: number[] = [];
       for (const id of ids) {
@@ -135,6 +162,19 @@ export class ReadModel {
       await this.catchUp();
       current = true;
     }
+  }
+
+  /** The filter's total and the ids of one page, from the kept answer when it is current and covers the page. */
+  private matches(part: Part, key: string, filter: IndexFilter, offset: number, limit: number): QueryResult {
+    const kept = this.answers.get(key);
+    const end = offset + limit;
+    if (kept !== undefined && kept.version === part.version && (end <= kept.ids.length || kept.ids.length === kept.total)) {
+      return { total: kept.total, ids: kept.ids.slice(offset, end) };
+    }
+    if (end > KEPT_MATCHES) return part.index.query(filter, offset, limit);
+    const answer = part.index.query(filter, 0, KEPT_MATCHES);
+    this.answers.set(key, { version: part.version, total: answer.total, ids: answer.ids });
+    return { total: answer.total, ids: answer.ids.slice(offset, end) };
   }
 
   private part(name: string): Part {
@@ -193,6 +233,7 @@ export class ReadModel {
         reads.push({ part, ids, rows: await indexRowsById(this.db, part.dataset.source, [...ids]) });
       }
       for (const { part, ids, rows } of reads) {
+        part.version = ++versions;
         for (const row of rows) part.index.upsert(indexRecord(row));
         const kept = new Set(rows.map((row) => row.id));
         for (const id of ids) {
@@ -212,7 +253,7 @@ export class ReadModel {
         const indexed = dataset.open(indexedDataset);
         const index = new FilterIndex(indexed.columns, this.indexOptions);
         await index.build(this.rows(tx, indexed));
-        parts.set(indexed.name, { dataset: indexed, index });
+        parts.set(indexed.name, { dataset: indexed, index, version: ++versions });
       }
     });
     this.parts = parts;
