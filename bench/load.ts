@@ -13,6 +13,8 @@ export interface HttpLoad {
   seconds: number;
   /** A wrk Lua script that shapes each request (wrk only), with the arguments its init() receives. */
   script?: { file: string; args: string[] };
+  /** Seconds before wrk gives up on a response and counts a timeout (wrk's default: 2). */
+  timeoutSeconds?: number;
 }
 
 /** wrk takes the least of the shared cores; autocannon is the fallback when it cannot be installed. */
@@ -53,6 +55,7 @@ async function runWrk(load: HttpLoad): Promise<LoadResult> {
   // One thread per core: more threads only compete with the server for the same two cores.
   const threads = String(Math.min(2, load.connections));
   const args = ['-t', threads, '-c', String(load.connections), '-d', `${load.seconds}s`, '--latency', ...headerArgs];
+  if (load.timeoutSeconds !== undefined) args.push('--timeout', `${load.timeoutSeconds}s`);
   if (load.script) args.push('-s', load.script.file, load.url, '--', ...load.script.args);
   else args.push(load.url);
   const out = await runCommand('wrk', args);

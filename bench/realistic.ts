@@ -152,15 +152,25 @@ async function preflight(baseUrl: string, key: string, name: string, paths: Work
   return refused;
 }
 
-async function mixLoad(ctx: Context, baseUrl: string, listFile: string, seconds: number): Promise<LoadResult> {
+async function mixLoad(
+  ctx: Context,
+  baseUrl: string,
+  listFile: string,
+  seconds: number,
+  timeoutSeconds?: number,
+): Promise<LoadResult> {
   return runHttpLoad(ctx.tool, {
     url: `${baseUrl}/`,
     headers: {},
     connections: ctx.options.connections,
     seconds,
     script: { file: SCRIPT, args: [listFile, ctx.keyFile] },
+    timeoutSeconds,
   });
 }
+
+/** The peer counts every match for X-Total-Count, seconds a page on the large set: wrk waits that long for it. */
+const PEER_TIMEOUT_SECONDS = 30;
 
 async function measureWorkload(ctx: Context, server: Service, key: string, workload: Workload): Promise<WorkloadResult> {
   const { options } = ctx;
@@ -336,8 +346,8 @@ async function measurePeer(ctx: Context, v1Explore: WorkloadPath[], reference: R
       const render = (p: WorkloadPath) => `plain ${platformaticV1Path(p.v1!.filter, p.v1!.page, totals)}`;
       const file = writeList(`platformatic-${totals ? 'totals' : 'no-totals'}`, v1Explore, render);
       await waitForQuiet();
-      await mixLoad(ctx, service.baseUrl, file, ctx.options.warmupSeconds);
-      const load = await mixLoad(ctx, service.baseUrl, file, ctx.options.durationSeconds);
+      await mixLoad(ctx, service.baseUrl, file, ctx.options.warmupSeconds, PEER_TIMEOUT_SECONDS);
+      const load = await mixLoad(ctx, service.baseUrl, file, ctx.options.durationSeconds, PEER_TIMEOUT_SECONDS);
       console.log(`   Platformatic DB ${version}, ${totals ? 'totalCount=true' : 'no total'}: ${describeLoad(load)}`);
       if (failed(load) > 0) loud(`Platformatic DB: ${nonSuccess(load)} out of ${load.requests} requests${samples(load)}`);
       return load;

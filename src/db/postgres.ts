@@ -66,13 +66,16 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     // Every statement, transaction control included, gets an answer or an error in this time.
     ...(answerTimeoutMs ? { query_timeout: answerTimeoutMs } : {}),
-    options:
-      [
-        options.schema ? `-c search_path=${options.schema},public` : '',
-        options.statementTimeoutMs ? `-c statement_timeout=${options.statementTimeoutMs}` : '',
-      ]
-        .filter(Boolean)
-        .join(' ') || undefined,
+    // JIT off: every statement here is an index lookup of well under a millisecond, and the planner's
+    // estimates for the change log read (millions of entries behind a LIMIT) crossed jit_above_cost,
+    // so each catch-up spent 8 ms compiling and 51 ms in all where it runs in 0.2 ms.
+    options: [
+      '-c jit=off',
+      options.schema ? `-c search_path=${options.schema},public` : '',
+      options.statementTimeoutMs ? `-c statement_timeout=${options.statementTimeoutMs}` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
   });
   // An idle client dropped by the server emits 'error' on the pool; unhandled, it would crash the process.
   pool.on('error', (err) => options.onError?.(err));
