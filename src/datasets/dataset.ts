@@ -73,7 +73,7 @@ export interface SeedHook<Rec> {
 }
 
 export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
-  /** The one spelling: ingest kind, inbox file prefix, name in data_versions, seed progress. */
+  /** The one spelling: ingest kind, inbox file prefix, name in the change log, seed progress. */
   name: string;
   /** What its records are, in the plural ("funding rounds"). */
   label: string;

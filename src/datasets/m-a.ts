@@ -17,7 +17,6 @@ import { queryWords, searchText } from './filters.js';
 export interface MaFilter extends CompanyFilter {
   minAmount?: number;
   status?: string;
-  /** Lower-cased substring of the acquirer's name. */
   /** Every one must start a word of the acquirer's name. */
   acquirerWords: string[];
 }

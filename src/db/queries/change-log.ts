@@ -2,7 +2,7 @@
 // write it; this module reads it by position and prunes it.
 import type { Database, Queryable } from '../port.js';
 
-/** The data sets, named as in data_versions. */
+/** The data sets, by their names in src/datasets. */
 export const CHANGE_DATASETS = ['funding', 'm-a', 'investors', 'job-changes', 'acquisitions'] as const;
 export type ChangeDataset = (typeof CHANGE_DATASETS)[number];
 
