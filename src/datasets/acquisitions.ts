@@ -5,7 +5,7 @@ import { AcquisitionSignalRecord, AcquisitionsQuery, AcquisitionsResponse } from
 import { countryKey } from '../services/countries.js';
 import { labelKey, splitList } from '../services/normalize.js';
 import { defineDataset } from './dataset.js';
-import { countryKeys, dateBounds, queryWords, searchText, signalPaging } from './filters.js';
+import { countryKeys, dateBounds, queryWords, searchText, signalPaging, wordConditions } from './filters.js';
 
 export interface AcquisitionFilter {
   countryKeys: string[];
@@ -60,7 +60,7 @@ export const acquisitions = defineDataset<
     }
     if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
     if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
-    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'wordPrefix', word });
+    conditions.push(...wordConditions<AcquisitionRow>('search_text', filter.words));
     return conditions;
   },
   indexed: { category_key: 'enum', country_key: 'enum', search_text: 'words' },

@@ -1,6 +1,8 @@
 // What the two v1 datasets (funding, m-a) share: the company a record is about, its filters,
 // the keys stored for them, and the page size.
 import type { Condition } from '../db/queries/conditions.js';
+import type { ColumnSpec } from '../db/queries/upsert.js';
+import type { ColumnKind } from '../filter-index/index.js';
 import { countryKey } from '../services/countries.js';
 import { labelKey, splitList, urlKey } from '../services/normalize.js';
 import { countryKeyOf, dateBounds, urlFilterKey } from './filters.js';
@@ -36,6 +38,24 @@ export interface CompanyColumns {
   linkedin_keys: string[];
   sort_at: string;
 }
+
+/** The stored columns of the company filters, with the served document: the tail of a v1 dataset's columns. */
+export const COMPANY_COLUMNS = [
+  { name: 'category_keys', type: 'text[]' },
+  { name: 'country_key', type: 'text' },
+  { name: 'website_key', type: 'text' },
+  { name: 'linkedin_keys', type: 'text[]' },
+  { name: 'sort_at', type: 'timestamptz' },
+  { name: 'doc', type: 'text' },
+] as const satisfies readonly ColumnSpec<CompanyColumns & { doc: string }>[];
+
+/** How the filter index keeps the company filters' columns. */
+export const COMPANY_INDEXED = {
+  category_keys: 'multi',
+  country_key: 'enum',
+  website_key: 'key',
+  linkedin_keys: 'key',
+} as const satisfies Readonly<Partial<Record<keyof CompanyColumns, ColumnKind>>>;
 
 /** Normalises the company filters; the same keys are computed at write time (companyKeys). */
 export function companyFilter(query: CompanyQuery): CompanyFilter {

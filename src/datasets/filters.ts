@@ -3,6 +3,7 @@ import { countryKey, countryCode, isIsoCountryCode } from '../services/countries
 import { invalidParameter } from '../services/errors.js';
 import { labelKey, splitList, urlKey } from '../services/normalize.js';
 import { searchWords } from '../filter-index/index.js';
+import type { Condition } from '../db/queries/conditions.js';
 
 const DAY_MS = 86_400_000;
 
@@ -58,6 +59,10 @@ export function queryWords(name: string, raw: string | undefined): string[] {
   if (words.length > 10) throw invalidParameter(`${name}: at most 10 words`);
   return words;
 }
+
+/** One word-prefix condition per query word, on a column of text stored by searchText. */
+export const wordConditions = <Row>(column: keyof Row & string, words: readonly string[]): Condition<Row>[] =>
+  words.map((word) => ({ column, op: 'wordPrefix', word }));
 
 /** Text stored for word-prefix search: its words, reduced as queryWords reduces them, joined by spaces. */
 export const searchText = (parts: (string | null | undefined)[]) =>

@@ -4,6 +4,8 @@ import { FundingQuery, FundingRecord, FundingResponse, V1_RECORD_REFERENCES } fr
 import { labelKey, slugify, splitList } from '../services/normalize.js';
 import {
   amountInRange,
+  COMPANY_COLUMNS,
+  COMPANY_INDEXED,
   companyConditions,
   companyFilter,
   companyKeys,
@@ -67,10 +69,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
   indexed: {
     round_key: 'enum',
     funding_amount: 'number',
-    category_keys: 'multi',
-    country_key: 'enum',
-    website_key: 'key',
-    linkedin_keys: 'key',
+    ...COMPANY_INDEXED,
   },
   columns: [
     { name: 'natural_key', type: 'text' },
@@ -78,12 +77,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     { name: 'name_path', type: 'text' },
     { name: 'round_key', type: 'text' },
     { name: 'funding_amount', type: 'bigint' },
-    { name: 'category_keys', type: 'text[]' },
-    { name: 'country_key', type: 'text' },
-    { name: 'website_key', type: 'text' },
-    { name: 'linkedin_keys', type: 'text[]' },
-    { name: 'sort_at', type: 'timestamptz' },
-    { name: 'doc', type: 'text' },
+    ...COMPANY_COLUMNS,
   ],
   // A round has no id of its own: its source's id when the file gives one, else what tells rounds apart.
   key: { column: 'natural_key', type: 'text' },

@@ -11,7 +11,6 @@ type AnyCondition = Condition<Record<string, unknown>>;
 /** Any dataset, whatever its types: what the read model keeps per dataset. */
 export interface IndexedDataset {
   name: string;
-  table: string;
   /** The index's columns. */
   columns: ColumnSpec[];
   /** Where the rows come from: the table and the types of the columns read. */
@@ -35,7 +34,6 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
   };
   return {
     name: dataset.name,
-    table: dataset.table,
     columns,
     source,
     indexFilter(conditions) {

@@ -4,7 +4,7 @@ import { INVESTOR_TYPES, InvestorRecord, InvestorsQuery, InvestorsResponse } fro
 import { countryKey } from '../services/countries.js';
 import type { Condition } from '../db/queries/conditions.js';
 import { defineDataset } from './dataset.js';
-import { allowedValues, countryKeys, queryWords, searchText, signalPaging } from './filters.js';
+import { allowedValues, countryKeys, queryWords, searchText, signalPaging, wordConditions } from './filters.js';
 
 export interface InvestorFilter {
   countryKeys: string[];
@@ -46,7 +46,7 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     const conditions: Condition<InvestorRow>[] = [];
     if (filter.countryKeys.length > 0) conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys });
     if (filter.types.length > 0) conditions.push({ column: 'investor_type', op: 'in', values: filter.types });
-    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'wordPrefix', word });
+    conditions.push(...wordConditions<InvestorRow>('search_text', filter.words));
     return conditions;
   },
   indexed: { investor_type: 'enum', country_key: 'enum', search_text: 'words' },

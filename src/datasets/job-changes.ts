@@ -5,7 +5,7 @@ import { JobChangeRecord, JobChangesQuery, JobChangesResponse } from '../schemas
 import { urlKey } from '../services/normalize.js';
 import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../services/role-classifier.js';
 import { defineDataset } from './dataset.js';
-import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey } from './filters.js';
+import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey, wordConditions } from './filters.js';
 
 export interface JobChangeFilter {
   words: string[];
@@ -70,7 +70,7 @@ export const jobChanges = defineDataset<
       conditions.push({ column: 'departments', op: 'overlaps', values: filter.departments });
     }
     if (filter.seniorities.length > 0) conditions.push({ column: 'seniority', op: 'in', values: filter.seniorities });
-    for (const word of filter.words) conditions.push({ column: 'search_text', op: 'wordPrefix', word });
+    conditions.push(...wordConditions<JobChangeRow>('search_text', filter.words));
     return conditions;
   },
   indexed: {

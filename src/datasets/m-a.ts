@@ -4,6 +4,8 @@ import { MaQuery, MaRecord, MaResponse, V1_RECORD_REFERENCES } from '../schemas/
 import { slugify, splitList } from '../services/normalize.js';
 import {
   amountInRange,
+  COMPANY_COLUMNS,
+  COMPANY_INDEXED,
   companyConditions,
   companyFilter,
   companyKeys,
@@ -12,7 +14,7 @@ import {
   type CompanyFilter,
 } from './company.js';
 import { defineDataset } from './dataset.js';
-import { queryWords, searchText } from './filters.js';
+import { queryWords, searchText, wordConditions } from './filters.js';
 
 export interface MaFilter extends CompanyFilter {
   minAmount?: number;
@@ -64,29 +66,21 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
     const conditions = companyConditions<MaRow>(filter);
     if (filter.minAmount !== undefined) conditions.push({ column: 'acquisition_amount', op: 'atLeast', value: filter.minAmount });
     if (filter.status !== undefined) conditions.push({ column: 'status', op: 'equals', value: filter.status });
-    for (const word of filter.acquirerWords) conditions.push({ column: 'acquirer_key', op: 'wordPrefix', word });
+    conditions.push(...wordConditions<MaRow>('acquirer_key', filter.acquirerWords));
     return conditions;
   },
   indexed: {
     status: 'enum',
     acquisition_amount: 'number',
     acquirer_key: 'words',
-    category_keys: 'multi',
-    country_key: 'enum',
-    website_key: 'key',
-    linkedin_keys: 'key',
+    ...COMPANY_INDEXED,
   },
   columns: [
     { name: 'investment_id', type: 'uuid' },
     { name: 'status', type: 'text' },
     { name: 'acquisition_amount', type: 'bigint' },
     { name: 'acquirer_key', type: 'text' },
-    { name: 'category_keys', type: 'text[]' },
-    { name: 'country_key', type: 'text' },
-    { name: 'website_key', type: 'text' },
-    { name: 'linkedin_keys', type: 'text[]' },
-    { name: 'sort_at', type: 'timestamptz' },
-    { name: 'doc', type: 'text' },
+    ...COMPANY_COLUMNS,
   ],
   key: { column: 'investment_id', type: 'uuid' },
   extras: ['source_id', 'status'],

@@ -75,10 +75,24 @@ export class ChangeFollower {
    * Throws ChangeLogExpiredError when pruning removed entries this follower had not read.
    */
   poll(limit = this.batchSize): Promise<Change[]> {
-    if (!Number.isInteger(limit) || limit < 1) return Promise.reject(new RangeError('limit must be a whole number >= 1'));
-    const next = this.queue.then(() => this.read(limit));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queued(limit, async (changes) => {
+      const last = changes.at(-1);
+      if (last) this.advance(last.position);
+      return changes;
+    });
+  }
+
+  /**
+   * The next entries, as poll() reads them, without moving past them: a consumer that may fail to
+   * apply them calls advance() once it has, and otherwise reads the same entries again.
+   */
+  peek(limit = this.batchSize): Promise<Change[]> {
+    return this.queued(limit, async (changes) => changes);
+  }
+
+  /** Moves the position to an entry read by peek(), once the consumer has applied everything up to it. */
+  advance(position: ChangePosition): void {
+    if (comparePositions(position, this.current) > 0) this.current = { ...position };
   }
 
   /** The log's head now; the follower is caught up when its position equals it. */
@@ -86,12 +100,18 @@ export class ChangeFollower {
     return changeLogHead(this.db);
   }
 
+  /** Reads in turn with other calls, so concurrent polls never hand out an entry twice. */
+  private queued(limit: number, then: (changes: Change[]) => Promise<Change[]>): Promise<Change[]> {
+    if (!Number.isInteger(limit) || limit < 1) return Promise.reject(new RangeError('limit must be a whole number >= 1'));
+    const next = this.queue.then(async () => then(await this.read(limit)));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
   private async read(limit: number): Promise<Change[]> {
     const { changes, pruned } = await readChanges(this.db, this.current, limit);
     // Checked in the same snapshot as the read: the horizon moves before rows are removed.
     if (comparePositions(this.current, pruned) < 0) throw new ChangeLogExpiredError(this.current, pruned);
-    const last = changes.at(-1);
-    if (last) this.current = { ...last.position };
     return changes;
   }
 }

@@ -3,14 +3,15 @@
 //
 // The index is built from one snapshot of the tables and kept current from the change log: each
 // request makes sure the index holds every change committed before it arrived, from any
-// instance, then answers. In steady state that costs one statement: the page's documents are read
-// together with the log's head, and when the head is where the index stands the page is exact as
-// of that snapshot. When the head moved, the new changes are applied and the page asked again.
+// instance, then answers. Documents not kept in memory are read together with the log's head in
+// one statement, and when the head is where the index stands the page is exact as of that
+// snapshot; when it moved, the new changes are applied and the page asked again. A page whose
+// documents are all kept waits for a catch-up read of the log, shared by concurrent requests.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Database, Queryable } from '../db/port.js';
-import { comparePositions, readChanges, type ChangePosition } from '../db/queries/change-log.js';
+import { comparePositions, type Change, type ChangePosition } from '../db/queries/change-log.js';
 import type { Condition } from '../db/queries/conditions.js';
-import { loadSnapshot } from '../db/change-follower.js';
+import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../db/change-follower.js';
 import { documentsWithHead, indexRowsAfter, indexRowsById } from '../db/queries/read-model.js';
 import type { Dataset, StoredRow } from '../datasets/dataset.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from '../datasets/index-filter.js';
@@ -66,8 +67,8 @@ const PAGE_ATTEMPTS = 3;
 
 export class ReadModel {
   private parts = new Map<string, Part>();
-  /** The change log position the indexes are current at. */
-  private position: ChangePosition = { seq: 0, changeId: 0 };
+  /** Where the indexes stand in the change log: moved in the same turn as a batch is applied. */
+  private follower!: ChangeFollower;
   private readonly buildBatchRows: number;
   private readonly changeBatch: number;
   private readonly onError: (error: unknown) => void;
@@ -113,7 +114,7 @@ export class ReadModel {
   stats(): { position: ChangePosition; datasets: Record<string, { records: number; bytes: number }> } {
     const datasets: Record<string, { records: number; bytes: number }> = {};
     for (const [name, { index }] of this.parts) datasets[name] = { records: index.size, bytes: index.bytesUsed() };
-    return { position: { ...this.position }, datasets };
+    return { position: this.follower.position, datasets };
   }
 
   /**
@@ -133,7 +134,7 @@ export class ReadModel {
     // committed before the call, and so do the cached documents (see `documents`).
     let current = false;
     for (let attempt = 1; ; attempt++) {
-      const position = this.position;
+      const position = this.follower.position;
       const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit);
       const found = new Map<number, string>();
       const missing: number[] = [];
@@ -153,7 +154,8 @@ export class ReadModel {
       // The head read with the documents is where the index stood: nothing committed since, so
       // the page is exact as of a snapshot taken after this call.
       if (comparePositions(read.head, position) === 0) {
-        if (this.position === position)
+        // Kept only if no change was applied meanwhile (one may concern these documents).
+        if (comparePositions(this.follower.position, position) === 0)
           for (const [id, doc] of read.docs) this.documents?.set(documentKey(dataset.name, id), doc);
         return { total, dataJson: assemble(ids, found) };
       }
@@ -211,38 +213,48 @@ export class ReadModel {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const { changes, pruned } = await readChanges(this.db, this.position, this.changeBatch);
-      if (comparePositions(this.position, pruned) < 0) {
+      let changes: Change[];
+      try {
+        changes = await this.follower.peek();
+      } catch (error) {
+        if (!(error instanceof ChangeLogExpiredError)) throw error;
         // Retention removed entries this instance had not applied: start again from the tables.
         // The snapshot is taken after the call, so it holds every write before it.
         await this.load();
         return;
       }
       if (changes.length === 0) return;
-      const changed = new Map<string, Set<number>>();
-      for (const change of changes) {
-        let ids = changed.get(change.dataset);
-        if (!ids) changed.set(change.dataset, (ids = new Set()));
-        ids.add(change.id);
-      }
-      // Read first, then change the indexes, the cached documents and the position in one turn of
-      // the event loop: a request never sees some of a batch applied, or a position ahead of it.
-      const reads = [];
-      for (const [name, ids] of changed) {
-        const part = this.part(name);
-        reads.push({ part, ids, rows: await indexRowsById(this.db, part.dataset.source, [...ids]) });
-      }
-      for (const { part, ids, rows } of reads) {
-        part.version = ++versions;
-        for (const row of rows) part.index.upsert(indexRecord(row));
-        const kept = new Set(rows.map((row) => row.id));
-        for (const id of ids) {
-          if (!kept.has(id)) part.index.remove(id);
-          this.documents?.delete(documentKey(part.dataset.name, id));
-        }
-      }
-      this.position = changes.at(-1)!.position;
+      await this.apply(changes);
     }
+  }
+
+  /**
+   * Reads the changed records as they are now, then changes the indexes, the kept documents and
+   * the position in one turn of the event loop: a request never sees some of a batch applied, or a
+   * position ahead of it. A failed read leaves the position where it was, to read the batch again.
+   */
+  private async apply(changes: readonly Change[]): Promise<void> {
+    const changed = new Map<string, Set<number>>();
+    for (const change of changes) {
+      let ids = changed.get(change.dataset);
+      if (!ids) changed.set(change.dataset, (ids = new Set()));
+      ids.add(change.id);
+    }
+    const reads = [];
+    for (const [name, ids] of changed) {
+      const part = this.part(name);
+      reads.push({ part, ids, rows: await indexRowsById(this.db, part.dataset.source, [...ids]) });
+    }
+    for (const { part, ids, rows } of reads) {
+      part.version = ++versions;
+      for (const row of rows) part.index.upsert(indexRecord(row));
+      const kept = new Set(rows.map((row) => row.id));
+      for (const id of ids) {
+        if (!kept.has(id)) part.index.remove(id);
+        this.documents?.delete(documentKey(part.dataset.name, id));
+      }
+    }
+    this.follower.advance(changes.at(-1)!.position);
   }
 
   /** Builds every dataset's index from one snapshot and follows the log from that snapshot's head. */
@@ -258,7 +270,7 @@ export class ReadModel {
     });
     this.parts = parts;
     this.documents?.clear();
-    this.position = snapshot.head;
+    this.follower = new ChangeFollower(this.db, snapshot.head, { batchSize: this.changeBatch });
   }
 
   private async *rows(tx: Queryable, dataset: IndexedDataset): AsyncGenerator<ReturnType<typeof indexRecord>[]> {
