@@ -9,6 +9,7 @@ import { v2Routes } from './routes/v2/index.js';
 import { accountRoutes } from './routes/account/index.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { V2_SHARED_SCHEMAS } from './schemas/v2.js';
+import { WEBHOOK_SHARED_SCHEMAS } from './schemas/webhooks.js';
 import { CreditMeter } from './services/credits.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from './infra/redis-rate-limit-store.js';
@@ -22,6 +23,9 @@ import type { AppServices, Lifecycle } from './dependencies.js';
 import { errorShapeFor, notFoundHandler } from './http/error-handling.js';
 import { registerDocs } from './http/docs.js';
 import { validatorCompiler } from './http/validation.js';
+import { HttpWebhookTransport, systemResolver, type HostResolver } from './infra/webhook-transport.js';
+import { WebhookDelivery } from './services/webhook-delivery.js';
+import { WebhookService } from './services/webhooks.js';
 
 export interface AppOptions {
   config: Config;
@@ -32,6 +36,8 @@ export interface AppOptions {
   rateLimitStore?: RateLimitStore;
   /** Shared with the server, which marks it draining on shutdown. */
   lifecycle?: Lifecycle;
+  /** How webhook targets are resolved (tests answer names themselves); the system's DNS by default. */
+  webhookResolver?: HostResolver;
   /** pino destination (tests capture logs); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
 }
@@ -103,6 +109,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('creditsCharged', 0);
 
   const rateLimitStore = options.rateLimitStore ?? defaultRateLimitStore(config, app.log);
+  const credits = new CreditMeter(db, config.credits);
+  const webhookPolicy = { allowedNetworks: config.webhooks.allowedNetworks, resolver: options.webhookResolver ?? systemResolver };
+  const webhookTransport = new HttpWebhookTransport({ policy: webhookPolicy, timeoutMs: config.webhooks.timeoutMs });
   const services: AppServices = {
     config,
     db,
@@ -113,23 +122,38 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         documentCacheBytes: config.documentCacheBytes,
         onError: (err) => app.log.error({ err }, 'filter index rebuild failed'),
       })),
-    credits: new CreditMeter(db, config.credits),
+    credits,
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
     authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,
     rateLimitStore,
     usage: new UsageRecorder(db, app.log),
+    webhooks: new WebhookService(db, webhookTransport, credits, {
+      policy: webhookPolicy,
+      maxPerAccount: config.webhooks.maxPerAccount,
+    }),
     metrics: new Metrics(db),
     lifecycle: options.lifecycle ?? { draining: false },
   };
   services.metrics.watchIndex(() => services.readModel.stats());
+  // Deliveries leave through one transport; every process may dispatch and send (they share the queue).
+  const delivery = config.webhooks.delivery
+    ? new WebhookDelivery(db, webhookTransport, services.credits, config.webhooks, app.log, (outcome, latencyMs) => {
+        services.metrics.webhookAttempts.inc({ outcome });
+        services.metrics.webhookDeliveryLatency.observe(latencyMs / 1000);
+      })
+    : undefined;
+  services.webhooks.onChange(() => delivery?.wake());
+  app.addHook('onReady', async () => delivery?.start());
   app.addHook('onClose', async () => {
+    await delivery?.stop();
+    await webhookTransport.close();
     await services.usage.flush();
     await services.rateLimitStore.close();
   });
 
   await app.register(operations, { services, lifecycle: services.lifecycle });
 
-  for (const schema of [...V1_SHARED_SCHEMAS, V1Error, ...V2_SHARED_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...V1_SHARED_SCHEMAS, V1Error, ...V2_SHARED_SCHEMAS, ...WEBHOOK_SHARED_SCHEMAS]) app.addSchema(schema);
 
   await registerDocs(app, config);
   // The home page, sign-up/sign-in and the profile page (HTML, in a scope of their own).

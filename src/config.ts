@@ -1,4 +1,5 @@
 // The one place that reads the environment. Everything else receives a Config.
+import { isIP } from 'node:net';
 
 export type Tier = 'free' | 'pro' | 'enterprise';
 export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
@@ -44,6 +45,31 @@ export interface Config {
   maxConnections: number;
   /** Seconds between readiness turning 503 and the server closing, so load balancers notice. */
   shutdownDelayMs: number;
+  webhooks: {
+    /** Run the dispatcher and the delivery worker in this process (every instance may; they share the queue). */
+    delivery: boolean;
+    /**
+     * Networks a webhook may target although they are loopback, private or link-local (CIDRs;
+     * WEBHOOK_ALLOWED_NETWORKS). Empty in production: deliveries to them are refused.
+     */
+    allowedNetworks: string[];
+    /** Longest one delivery may take (connect, response and body). */
+    timeoutMs: number;
+    /** Waits before each automatic retry, in ms: the last one failing fails the delivery. */
+    retryDelaysMs: number[];
+    /** Webhooks this process delivers to at once. */
+    concurrency: number;
+    /** How often the change log is read for new events, and due deliveries looked for. */
+    pollMs: number;
+    /** How long a claimed webhook stays this process's before another may take it over (crash recovery). */
+    leaseMs: number;
+    /** Active webhooks per account. */
+    maxPerAccount: number;
+    /** How long deliveries of an account with no credits left wait before its balance is read again. */
+    creditsRecheckMs: number;
+    /** Days the delivery log keeps a finished delivery. */
+    deliveryRetentionDays: number;
+  };
   rateLimits: {
     enabled: boolean;
     windowMs: number;
@@ -106,6 +132,43 @@ function urlVar(env: Env, name: string, protocols: string[], problems: string[])
   return raw.trim();
 }
 
+/**
+ * Waits before the automatic retries of a webhook delivery: 5 s, 30 s, 2 min, 5 min, 10 min,
+ * 30 min, 1 h, 2 h, 4 h, 6 h, 10 h; about 24 hours from the first attempt to the last.
+ */
+const DEFAULT_RETRY_DELAYS = [5, 30, 120, 300, 600, 1800, 3600, 7200, 14_400, 21_600, 36_000];
+
+/** A comma-separated list of waits in seconds (fractions allowed), as ms. */
+function secondsListVar(env: Env, name: string, fallback: number[], problems: string[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback.map((s) => s * 1000);
+  const values = raw.split(',').map((part) => part.trim());
+  if (values.some((v) => !/^\d+(\.\d+)?$/.test(v) || Number(v) > 7 * 86_400)) {
+    problems.push(`${name}=${JSON.stringify(raw)} must be a comma-separated list of seconds (each at most a week)`);
+    return fallback.map((s) => s * 1000);
+  }
+  return values.map((v) => Math.round(Number(v) * 1000));
+}
+
+/** A comma-separated list of CIDR blocks (a bare address is one host). */
+function cidrListVar(env: Env, name: string, problems: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  const blocks = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const block of blocks) {
+    const [address, bits, ...rest] = block.split('/');
+    const family = isIP(address ?? '');
+    const max = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+      problems.push(`${name}: ${JSON.stringify(block)} is not an address or CIDR block`);
+    }
+  }
+  return blocks;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
@@ -157,6 +220,18 @@ export function loadConfig(env: Env = process.env): Config {
     },
     maxConnections: intVar(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
     shutdownDelayMs: intVar(env, 'SHUTDOWN_DELAY_MS', 1000, 0, 8000, problems),
+    webhooks: {
+      delivery: boolVar(env, 'WEBHOOK_DELIVERY', true, problems),
+      allowedNetworks: cidrListVar(env, 'WEBHOOK_ALLOWED_NETWORKS', problems),
+      timeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000, problems),
+      retryDelaysMs: secondsListVar(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_RETRY_DELAYS, problems),
+      concurrency: intVar(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000, problems),
+      pollMs: intVar(env, 'WEBHOOK_POLL_MS', 200, 10, 60_000, problems),
+      leaseMs: intVar(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600, problems) * 1000,
+      maxPerAccount: intVar(env, 'WEBHOOK_MAX_PER_ACCOUNT', 10, 1, 1000, problems),
+      creditsRecheckMs: intVar(env, 'WEBHOOK_CREDITS_RECHECK_MS', 30_000, 10, 3_600_000, problems),
+      deliveryRetentionDays: intVar(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650, problems),
+    },
     rateLimits: {
       enabled: boolVar(env, 'RATE_LIMITS', true, problems),
       windowMs: intVar(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 100, 3_600_000, problems),

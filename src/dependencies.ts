@@ -9,6 +9,7 @@ import type { KeyVerifier } from './services/key-verifier.js';
 import type { ReadModel } from './services/read-model.js';
 import type { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
 import type { UsageRecorder } from './services/usage.js';
+import type { WebhookService } from './services/webhooks.js';
 
 /** Lifecycle state the server changes and the readiness probe reports. */
 export interface Lifecycle {
@@ -30,6 +31,8 @@ export interface AppServices {
   /** Where windows live (Redis shared, or memory); also used for login-attempt limits. */
   rateLimitStore: RateLimitStore;
   usage: UsageRecorder;
+  /** Webhook subscriptions, their test events, delivery log and retries. */
+  webhooks: WebhookService;
   metrics: Metrics;
   lifecycle: Lifecycle;
 }

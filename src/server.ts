@@ -232,10 +232,13 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
     // One pruner per process group is enough (several would only repeat each other's work).
     pruning =
       !cluster.isWorker || cluster.worker?.id === 1
-        ? startChangeLogPruning(db, config.changeLogRetentionDays, {
-            info: (m) => app.log.info(m),
-            error: (m) => app.log.error(m),
-          })
+        ? startChangeLogPruning(
+            db,
+            config.changeLogRetentionDays,
+            { info: (m) => app.log.info(m), error: (m) => app.log.error(m) },
+            undefined,
+            config.webhooks.deliveryRetentionDays,
+          )
         : undefined;
   })();
   await started;

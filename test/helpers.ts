@@ -94,6 +94,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     AUTH_FAILURE_LIMITS: 'false',
     // Opening an embedded store stalls the event loop; only the load-shedding test wants shedding.
     LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
+    // Webhook suites switch delivery on; elsewhere it would only poll the change log.
+    WEBHOOK_DELIVERY: 'false',
     SESSION_SECRET: 'test-session-secret-0123456789abcdef',
     ...env,
   });

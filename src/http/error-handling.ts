@@ -41,6 +41,31 @@ export const v2ErrorShape = jsonErrorShape((_status, message) => ({ success: fal
   notFoundMessage: 'Not found',
 });
 
+/** The published webhooks API's error codes, by status. */
+const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'invalid_api_key',
+  402: 'insufficient_credits',
+  404: 'not_found',
+  409: 'conflict',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** The v2 shape plus the published webhooks API's `code`. */
+export const webhookErrorShape = jsonErrorShape(
+  (status, message) => ({
+    success: false,
+    error: message,
+    code: WEBHOOK_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'),
+  }),
+  {
+    internalMessage: v2ErrorShape.internalMessage,
+    unavailableMessage: v2ErrorShape.unavailableMessage,
+    notFoundMessage: v2ErrorShape.notFoundMessage,
+  },
+);
+
 /** The error shape of the API family a path belongs to; anything else outside a family answers as v1 does. */
 export function errorShapeFor(url: string): JsonErrorShape {
   return url.startsWith('/api/v2') ? v2ErrorShape : v1ErrorShape;

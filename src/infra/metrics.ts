@@ -41,6 +41,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookAttempts = new client.Counter({
+    name: 'dealsignal_webhook_attempts_total',
+    help: 'Webhook delivery attempts by this process, by outcome (delivered, retrying, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveryLatency = new client.Histogram({
+    name: 'dealsignal_webhook_attempt_seconds',
+    help: "Duration of webhook delivery attempts (the receiver's answer included)",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
   constructor(db: Database) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'dealsignal_' });
     const stats = db.poolStats?.bind(db);

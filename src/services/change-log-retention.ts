@@ -3,6 +3,7 @@
 // from the pruned horizon and reloads instead of silently missing changes.
 import type { Database } from '../db/port.js';
 import { pruneChangeLog, type PruneResult } from '../db/queries/change-log.js';
+import { pruneDeliveries } from '../db/queries/webhooks.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -26,14 +27,17 @@ export interface ChangeLogPruning {
 }
 
 /**
- * Prunes now and then every intervalMs (an hour: each run then removes about an hour of writes).
- * A failed run is logged and retried at the next interval; several instances may prune at once.
+ * Prunes now and then every intervalMs (an hour: each run then removes about an hour of writes),
+ * and with it the webhook delivery log's finished deliveries older than deliveryRetentionDays
+ * (pending ones are kept whatever their age). A failed run is logged and retried at the next
+ * interval; several instances may prune at once.
  */
 export function startChangeLogPruning(
   db: Database,
   retentionDays: number,
   log: PruningLog,
   intervalMs = 60 * 60 * 1000,
+  deliveryRetentionDays?: number,
 ): ChangeLogPruning {
   const stopping = new AbortController();
   const runOnce = async () => {
@@ -42,6 +46,10 @@ export function startChangeLogPruning(
       const result = await pruneExpiredChanges(db, retentionDays, new Date(), stopping.signal);
       if (result.removedChanges > 0 || result.removedTransactions > 0) {
         log.info(`change log: removed ${result.removedChanges} entries older than ${retentionDays} days`);
+      }
+      if (deliveryRetentionDays !== undefined) {
+        const removed = await pruneDeliveries(db, new Date(Date.now() - deliveryRetentionDays * DAY_MS));
+        if (removed > 0) log.info(`webhooks: removed ${removed} deliveries older than ${deliveryRetentionDays} days`);
       }
     } catch (err) {
       log.error(`change log: pruning failed (${err instanceof Error ? err.message : String(err)}); will retry`);

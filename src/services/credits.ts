@@ -33,6 +33,12 @@ export class CreditMeter {
     return (await creditBalance(this.db, accountId, this.allowances)) ?? 0;
   }
 
+  /** The balance to spend now, with this month's refill applied first when it is due (webhook deliveries). */
+  async spendable(accountId: number): Promise<number> {
+    await refillIfDue(this.db, accountId, this.allowances);
+    return (await creditBalance(this.db, accountId, this.allowances)) ?? 0;
+  }
+
   /** The balance, without a debit; 402 when charge() would refuse cost (HEAD answers as GET would, for free). */
   async affordable(accountId: number, cost = 1): Promise<number> {
     const balance = await this.balance(accountId);

@@ -8,6 +8,9 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** What the request points at is no longer kept (a changes feed cursor older than the retention). */
+  GONE: 410,
+  CONFLICT: 409,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

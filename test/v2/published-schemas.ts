@@ -28,7 +28,12 @@ function toJsonSchema(node: unknown): unknown {
 
 /** A validator for the 200 body of a published endpoint, e.g. ('investors', 'InvestorsResponse'). */
 export function publishedValidator(file: string, responseSchema: string) {
-  const doc = JSON.parse(readFileSync(new URL(`${file}.openapi.json`, REFERENCE_DIR), 'utf8'));
+  return documentValidator(new URL(`${file}.openapi.json`, REFERENCE_DIR), responseSchema);
+}
+
+/** A validator for one of the component schemas of a published OpenAPI document. */
+export function documentValidator(document: URL, responseSchema: string) {
+  const doc = JSON.parse(readFileSync(document, 'utf8'));
   const ajv = new Ajv2020.default({ strict: false, allErrors: true });
   addFormats.default(ajv);
   const components = toJsonSchema(doc.components.schemas) as Record<string, object>;

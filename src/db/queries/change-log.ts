@@ -30,6 +30,12 @@ export interface Change {
   dataset: ChangeDataset;
   /** The record's primary key in its table. */
   id: number;
+  /**
+   * The record's natural key as text (the dataset's key column: funding's natural_key, the uuid of
+   * the others), logged with every operation (migration 010), so a deletion still names it. Null
+   * only for an entry written before 010 whose record was already gone then.
+   */
+  key: string | null;
   op: ChangeOp;
   /** When the writing transaction committed (all entries of a transaction share it). */
   changedAt: Date;
@@ -86,6 +92,7 @@ interface ChangeRow {
   id: number | null;
   dataset: ChangeDataset;
   record_id: number;
+  record_key: string | null;
   op: ChangeOp;
   committed_at: Date;
 }
@@ -99,17 +106,17 @@ interface ChangeRow {
 // the query took 50 ms where running it takes 1.
 const READ_SQL = `
   SELECT (SELECT seq FROM change_log_pruned) AS pruned_seq, (SELECT change_id FROM change_log_pruned) AS pruned_change,
-         x.seq, x.id, x.dataset, x.record_id, x.op, x.committed_at
+         x.seq, x.id, x.dataset, x.record_id, x.record_key, x.op, x.committed_at
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
-      SELECT t.seq, c.id, c.dataset, c.record_id, c.op, t.committed_at
+      SELECT t.seq, c.id, c.dataset, c.record_id, c.record_key, c.op, t.committed_at
         FROM (SELECT txid, seq, committed_at
                 FROM change_transactions
                WHERE seq >= $1
                ORDER BY seq
                LIMIT $3 + 1) t
        CROSS JOIN LATERAL (
-         SELECT c.id, c.dataset, c.record_id, c.op
+         SELECT c.id, c.dataset, c.record_id, c.record_key, c.op
            FROM change_log c
           WHERE c.txid = t.txid AND c.id > CASE WHEN t.seq = $1 THEN $2::bigint ELSE 0 END
           ORDER BY c.id
@@ -135,6 +142,7 @@ export async function readChanges(db: Queryable, after: ChangePosition, limit: n
       position: { seq: row.seq, changeId: row.id },
       dataset: row.dataset,
       id: row.record_id,
+      key: row.record_key,
       op: row.op,
       changedAt: row.committed_at,
     });

@@ -37,6 +37,18 @@ export function indexRowsById(db: Queryable, source: IndexSource, ids: readonly 
   return db.query<IndexRow>(`SELECT ${selectList(source)} FROM ${source.table} WHERE id = ANY($1::bigint[])`, [ids]);
 }
 
+/** The rows of these ids that exist now, with their served documents (any order). */
+export function indexRowsWithDocuments(
+  db: Queryable,
+  source: IndexSource,
+  ids: readonly number[],
+): Promise<(IndexRow & { doc: string })[]> {
+  return db.query<IndexRow & { doc: string }>(
+    `SELECT ${selectList(source)}, doc FROM ${source.table} WHERE id = ANY($1::bigint[])`,
+    [ids],
+  );
+}
+
 export interface Documents {
   /** The documents found (JSON text) by id; ids not found are absent. */
   docs: Map<number, string>;

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dataset, SignalApi, StoredRow, ValidQuery } from '../../datasets/dataset.js';
 import { DATASETS } from '../../datasets/index.js';
@@ -9,35 +9,14 @@ import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
 import { errorHandling, v2ErrorShape } from '../../http/error-handling.js';
 import { sendSignalPage } from '../../http/v2-reply.js';
-import { V2Error, type SignalEndpoint } from '../../schemas/v2.js';
-import type { CreditMeter } from '../../services/credits.js';
 import { listSignalPage } from '../../services/listing.js';
-
-const errorRef = Type.Ref(V2Error);
-const errors = {
-  400: { ...errorRef, description: 'A parameter breaks its rule (unknown parameters included); the message names it' },
-  401: { ...errorRef, description: 'Invalid or missing API key' },
-  402: { ...errorRef, description: 'API credits exhausted for this billing period' },
-  429: { ...errorRef, description: 'Rate limit exceeded' },
-  500: { ...errorRef, description: 'An unknown error occurred' },
-  503: { ...errorRef, description: 'Temporarily unavailable; retry after the Retry-After seconds' },
-};
+import { changesRoute } from './changes.js';
+import { errors, settleCredits } from './pricing.js';
+import { webhookRoutes } from './webhooks.js';
 
 const CREDITS_NOTE =
   'Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. ' +
   '`meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.';
-
-/**
- * What a request costs: a page of data 1 credit; count mode nothing. HEAD (Fastify answers it
- * with the GET handler, then drops the body) sends no data, so it costs nothing either, but
- * answers the status and headers GET would: 402 when the balance is short.
- */
-async function settleCredits(credits: CreditMeter, request: FastifyRequest, endpoint: SignalEndpoint, count: boolean) {
-  const principal = request.principal!;
-  if (count) return { used: 0, remaining: await credits.balance(principal.accountId) };
-  if (request.method === 'HEAD') return { used: 0, remaining: await credits.affordable(principal.accountId) };
-  return { used: 1, remaining: await credits.charge(principal, endpoint) };
-}
 
 /** The list endpoint of one v2 dataset. */
 function signalRoute<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
@@ -103,4 +82,7 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
       if (typed.api.family === 'v2') signalRoute(app, services, authenticate, typed, typed.api);
     });
   }
+  changesRoute(app, services, authenticate);
+  // In a scope of its own: its errors carry the published webhooks API's `code`.
+  await app.register((scope) => webhookRoutes(scope, services, authenticate));
 }

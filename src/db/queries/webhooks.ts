@@ -1,0 +1,575 @@
+// Webhook subscriptions and their delivery queue (migration 011): the statements the webhook
+// service, the dispatcher and the delivery worker run.
+import type { Database, Queryable } from '../port.js';
+import type { ChangePosition } from './change-log.js';
+
+export interface WebhookRow {
+  id: string;
+  account_id: number;
+  endpoint_url: string;
+  event_types: string[];
+  filters: Record<string, string>;
+  secret: string;
+  active: boolean;
+  deleted_at: Date | null;
+  paused_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  last_modified_by: string | null;
+  last_modified_via: 'api' | 'dashboard' | null;
+  total_deliveries: number;
+  successful_deliveries: number;
+  failed_deliveries: number;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  consecutive_failures: number;
+  next_attempt_at: Date | null;
+  /** Pending deliveries (listing queries only). */
+  pending?: number;
+}
+
+const WEBHOOK_COLUMNS = `id, account_id, endpoint_url, event_types, filters, secret, active, deleted_at, paused_reason,
+  created_at, updated_at, last_modified_by, last_modified_via, total_deliveries::float8 AS total_deliveries,
+  successful_deliveries::float8 AS successful_deliveries, failed_deliveries::float8 AS failed_deliveries,
+  last_success_at, last_failure_at, consecutive_failures, next_attempt_at`;
+
+export interface NewWebhook {
+  id: string;
+  accountId: number;
+  endpointUrl: string;
+  eventTypes: string[];
+  filters: Record<string, string>;
+  secret: string;
+  modifiedBy: string;
+  via: 'api' | 'dashboard';
+}
+
+/**
+ * Inserts a webhook unless the account already has `max` active ones; returns it, or undefined at
+ * the limit. The account's row is locked first, so concurrent creations count one after another.
+ */
+export async function insertWebhook(db: Database, webhook: NewWebhook, max: number): Promise<WebhookRow | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [webhook.accountId]);
+    if ((await countActiveWebhooks(tx, webhook.accountId)) >= max) return undefined;
+    const rows = await tx.query<WebhookRow>(
+      `INSERT INTO webhooks (id, account_id, endpoint_url, event_types, filters, secret, last_modified_by, last_modified_via)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${WEBHOOK_COLUMNS}`,
+      [
+        webhook.id,
+        webhook.accountId,
+        webhook.endpointUrl,
+        webhook.eventTypes,
+        JSON.stringify(webhook.filters),
+        webhook.secret,
+        webhook.modifiedBy,
+        webhook.via,
+      ],
+    );
+    return rows[0];
+  });
+}
+
+async function countActiveWebhooks(db: Queryable, accountId: number): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1 AND active AND deleted_at IS NULL',
+    [accountId],
+  );
+  return rows[0]!.n;
+}
+
+/** The account's webhooks that are not deleted, newest first, with their pending deliveries. */
+export function listWebhooks(db: Queryable, accountId: number, limit: number, offset: number): Promise<WebhookRow[]> {
+  return db.query<WebhookRow>(
+    `SELECT ${WEBHOOK_COLUMNS},
+            (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending
+       FROM webhooks w
+      WHERE account_id = $1 AND deleted_at IS NULL
+      ORDER BY created_at DESC, id DESC
+      LIMIT $2 OFFSET $3`,
+    [accountId, limit, offset],
+  );
+}
+
+/** One of the account's webhooks; deleted ones too when asked (PUT may bring one back). */
+export async function findWebhook(
+  db: Queryable,
+  accountId: number,
+  id: string,
+  includeDeleted = false,
+): Promise<WebhookRow | undefined> {
+  const rows = await db.query<WebhookRow>(
+    `SELECT ${WEBHOOK_COLUMNS},
+            (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending
+       FROM webhooks w
+      WHERE account_id = $1 AND id = $2 ${includeDeleted ? '' : 'AND deleted_at IS NULL'}`,
+    [accountId, id],
+  );
+  return rows[0];
+}
+
+export interface WebhookChanges {
+  endpointUrl?: string;
+  eventTypes?: string[];
+  filters?: Record<string, string>;
+  secret?: string;
+  active?: boolean;
+  modifiedBy: string;
+  via: 'api' | 'dashboard';
+}
+
+/**
+ * Applies changes to a webhook (a deleted one comes back when active turns true); undefined when it
+ * does not exist, or 'limit' when turning it active would pass the account's `max` active ones.
+ */
+export async function updateWebhook(
+  db: Database,
+  accountId: number,
+  id: string,
+  changes: WebhookChanges,
+  max: number,
+): Promise<WebhookRow | 'limit' | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    const current = await findWebhook(tx, accountId, id, true);
+    if (!current) return undefined;
+    const reviving = changes.active === true && (!current.active || current.deleted_at !== null);
+    if (reviving && (await countActiveWebhooks(tx, accountId)) >= max) return 'limit';
+    const rows = await tx.query<WebhookRow>(
+      `UPDATE webhooks SET
+          endpoint_url = coalesce($3, endpoint_url),
+          event_types = coalesce($4, event_types),
+          filters = coalesce($5::jsonb, filters),
+          secret = coalesce($6, secret),
+          active = coalesce($7, active),
+          deleted_at = CASE WHEN $7 IS TRUE THEN NULL ELSE deleted_at END,
+          paused_reason = CASE WHEN $7 IS NOT NULL THEN NULL ELSE paused_reason END,
+          consecutive_failures = CASE WHEN $7 IS TRUE AND NOT active THEN 0 ELSE consecutive_failures END,
+          -- Turned on again: its pending deliveries are due now.
+          next_attempt_at = CASE WHEN $7 IS TRUE AND NOT active
+                                 THEN (SELECT CASE WHEN count(*) > 0 THEN now() END FROM webhook_deliveries d
+                                        WHERE d.webhook_id = webhooks.id AND d.status = 'pending')
+                                 ELSE next_attempt_at END,
+          last_modified_by = $8, last_modified_via = $9, updated_at = now()
+        WHERE account_id = $1 AND id = $2
+        RETURNING ${WEBHOOK_COLUMNS}`,
+      [
+        accountId,
+        id,
+        changes.endpointUrl ?? null,
+        changes.eventTypes ?? null,
+        changes.filters === undefined ? null : JSON.stringify(changes.filters),
+        changes.secret ?? null,
+        changes.active ?? null,
+        changes.modifiedBy,
+        changes.via,
+      ],
+    );
+    return rows[0];
+  });
+}
+
+/** Soft delete: inactive and hidden; history kept. Returns false when there is no such webhook. */
+export async function deleteWebhook(
+  db: Queryable,
+  accountId: number,
+  id: string,
+  modifiedBy: string,
+  via: 'api' | 'dashboard',
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE webhooks SET active = false, deleted_at = now(), updated_at = now(), last_modified_by = $3, last_modified_via = $4
+      WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id`,
+    [accountId, id, modifiedBy, via],
+  );
+  return rows.length > 0;
+}
+
+// ---------- dispatch: change log → deliveries ----------
+
+/** What the dispatcher needs of each active webhook. */
+export interface DispatchWebhook {
+  id: string;
+  event_types: string[];
+  filters: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * Webhooks that get events: every one not deleted. A paused one's events queue up and go out, in
+ * order, when it is turned on again; a deleted one hears of nothing.
+ */
+export function subscribedWebhooks(db: Queryable): Promise<DispatchWebhook[]> {
+  return db.query<DispatchWebhook>(
+    'SELECT id, event_types, filters, created_at, updated_at FROM webhooks WHERE deleted_at IS NULL',
+  );
+}
+
+/**
+ * Locks the dispatch position for this transaction and returns it; undefined when another process
+ * holds it (it is dispatching now), null seq when no run has happened yet.
+ */
+export async function lockDispatchPosition(tx: Queryable): Promise<{ position: ChangePosition | null } | undefined> {
+  const rows = await tx.query<{ seq: number | null; change_id: number | null }>(
+    'SELECT seq, change_id FROM webhook_dispatch FOR UPDATE SKIP LOCKED',
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return { position: row.seq === null ? null : { seq: row.seq, changeId: row.change_id ?? 0 } };
+}
+
+export async function setDispatchPosition(tx: Queryable, position: ChangePosition): Promise<void> {
+  await tx.query('UPDATE webhook_dispatch SET seq = $1, change_id = $2', [position.seq, position.changeId]);
+}
+
+export interface NewDelivery {
+  id: string;
+  webhookId: string;
+  position: ChangePosition;
+  eventId: string;
+  eventType: string;
+  body: string;
+}
+
+/** Queues deliveries (one statement) and marks their webhooks as having work, due now unless already waiting. */
+export async function enqueueDeliveries(tx: Queryable, deliveries: readonly NewDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await tx.query(
+    `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type, body)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[])`,
+    [
+      deliveries.map((d) => d.id),
+      deliveries.map((d) => d.webhookId),
+      deliveries.map((d) => d.position.seq),
+      deliveries.map((d) => d.position.changeId),
+      deliveries.map((d) => d.eventId),
+      deliveries.map((d) => d.eventType),
+      deliveries.map((d) => d.body),
+    ],
+  );
+  await tx.query('UPDATE webhooks SET next_attempt_at = now() WHERE id = ANY($1::uuid[]) AND next_attempt_at IS NULL', [
+    [...new Set(deliveries.map((d) => d.webhookId))],
+  ]);
+}
+
+// ---------- delivery: claim, send, record ----------
+
+/** When webhook w is next due: its oldest pending delivery's next attempt (now if never tried), null when none is pending. */
+const HEAD_DUE_AT = `(SELECT coalesce(d.next_attempt_at, now()) FROM webhook_deliveries d
+  WHERE d.webhook_id = w.id AND d.status = 'pending' ORDER BY d.seq, d.change_id LIMIT 1)`;
+
+export interface PendingDelivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  attempt_count: number;
+  created_at: string;
+}
+
+export interface ClaimedWebhook {
+  id: string;
+  account_id: number;
+  endpoint_url: string;
+  secret: string;
+  consecutive_failures: number;
+  /** Its oldest pending deliveries, in change order. */
+  deliveries: PendingDelivery[];
+}
+
+/**
+ * Claims up to `limit` webhooks whose oldest pending delivery is due and that no process holds,
+ * for leaseMs, with up to `perWebhook` of their pending deliveries in change order. SKIP LOCKED:
+ * processes claiming at once take different webhooks, none waits for another.
+ */
+export async function claimDueWebhooks(
+  db: Queryable,
+  owner: string,
+  leaseMs: number,
+  limit: number,
+  perWebhook: number,
+): Promise<ClaimedWebhook[]> {
+  return db.query<ClaimedWebhook>(
+    `WITH due AS (
+       SELECT id FROM webhooks
+        WHERE next_attempt_at <= now() AND active AND deleted_at IS NULL
+          AND (lease_until IS NULL OR lease_until < now())
+        ORDER BY next_attempt_at
+        LIMIT $3
+        FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE webhooks w SET lease_until = now() + $2 * interval '1 millisecond', lease_owner = $1
+         FROM due WHERE w.id = due.id
+       RETURNING w.id, w.account_id, w.endpoint_url, w.secret, w.consecutive_failures
+     )
+     SELECT c.*, coalesce(p.deliveries, '[]') AS deliveries
+       FROM claimed c
+       LEFT JOIN LATERAL (
+         SELECT json_agg(json_build_object('id', d.id, 'event_id', d.event_id, 'event_type', d.event_type, 'body', d.body,
+                                           'attempt_count', d.attempt_count, 'created_at', d.created_at)
+                         ORDER BY d.seq, d.change_id) AS deliveries
+           FROM (SELECT * FROM webhook_deliveries
+                  WHERE webhook_id = c.id AND status = 'pending'
+                  ORDER BY seq, change_id
+                  LIMIT $4) d
+       ) p ON true`,
+    [owner, leaseMs, limit, perWebhook],
+  );
+}
+
+/** The outcome of one attempt at a delivery. */
+export interface AttemptResult {
+  deliveryId: string;
+  status: 'pending' | 'done' | 'failed';
+  attemptCount: number;
+  /** When a pending delivery is tried again. */
+  nextAttemptAt: Date | null;
+  responseStatus: number;
+  responseBody: string;
+  latencyMs: number;
+  error: string | null;
+  at: Date;
+}
+
+/** What a batch of attempts did to one webhook. */
+export interface WebhookOutcome {
+  webhookId: string;
+  accountId: number;
+  succeeded: number;
+  failed: number;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  consecutiveFailures: number;
+  /** Set when the webhook is to be paused (its oldest delivery failed for good). */
+  pauseReason: string | null;
+  /** Not sent (no credits left): its deliveries are looked at again at this time. */
+  heldUntil: Date | null;
+}
+
+/**
+ * Records attempts and their webhooks' stats, releases the leases and sets each webhook's next
+ * due time to its oldest pending delivery's, and debits one credit per success from each
+ * account (never below zero), all in one transaction.
+ */
+export async function recordAttempts(
+  db: Database,
+  owner: string,
+  attempts: readonly AttemptResult[],
+  outcomes: readonly WebhookOutcome[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (attempts.length > 0) {
+      await tx.query(
+        `UPDATE webhook_deliveries d SET
+            status = r.status, attempt_count = r.attempt_count, next_attempt_at = r.next_attempt_at,
+            response_status = r.response_status, response_body = r.response_body, latency_ms = r.latency_ms,
+            last_error = r.error,
+            delivered_at = CASE WHEN r.status = 'done' THEN r.at END,
+            failed_at = CASE WHEN r.status = 'failed' THEN r.at ELSE d.failed_at END
+           FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[], $9::timestamptz[])
+             AS r(id, status, attempt_count, next_attempt_at, response_status, response_body, latency_ms, error, at)
+          WHERE d.id = r.id`,
+        [
+          attempts.map((a) => a.deliveryId),
+          attempts.map((a) => a.status),
+          attempts.map((a) => a.attemptCount),
+          attempts.map((a) => a.nextAttemptAt),
+          attempts.map((a) => a.responseStatus),
+          attempts.map((a) => a.responseBody),
+          attempts.map((a) => a.latencyMs),
+          attempts.map((a) => a.error),
+          attempts.map((a) => a.at),
+        ],
+      );
+    }
+    if (outcomes.length === 0) return;
+    await tx.query(
+      `UPDATE webhooks w SET
+          total_deliveries = total_deliveries + o.succeeded + o.failed,
+          successful_deliveries = successful_deliveries + o.succeeded,
+          failed_deliveries = failed_deliveries + o.failed,
+          last_success_at = coalesce(o.last_success_at, w.last_success_at),
+          last_failure_at = coalesce(o.last_failure_at, w.last_failure_at),
+          consecutive_failures = o.consecutive,
+          active = CASE WHEN o.pause_reason IS NULL THEN w.active ELSE false END,
+          paused_reason = coalesce(o.pause_reason, w.paused_reason),
+          next_attempt_at = CASE WHEN o.held_until IS NOT NULL THEN o.held_until ELSE
+            ${HEAD_DUE_AT} END,
+          lease_until = NULL, lease_owner = NULL
+         FROM unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::int[], $7::text[], $8::timestamptz[])
+           AS o(id, succeeded, failed, last_success_at, last_failure_at, consecutive, pause_reason, held_until)
+        WHERE w.id = o.id AND w.lease_owner = $9`,
+      [
+        outcomes.map((o) => o.webhookId),
+        outcomes.map((o) => o.succeeded),
+        outcomes.map((o) => o.failed),
+        outcomes.map((o) => o.lastSuccessAt),
+        outcomes.map((o) => o.lastFailureAt),
+        outcomes.map((o) => o.consecutiveFailures),
+        outcomes.map((o) => o.pauseReason),
+        outcomes.map((o) => o.heldUntil),
+        owner,
+      ],
+    );
+    const perAccount = new Map<number, number>();
+    for (const o of outcomes) if (o.succeeded > 0) perAccount.set(o.accountId, (perAccount.get(o.accountId) ?? 0) + o.succeeded);
+    if (perAccount.size > 0) await debitDeliveries(tx, perAccount);
+  });
+}
+
+/**
+ * One credit per successful delivery, with a ledger row per account. Deliveries already reached
+ * the receiver, so the debit never fails: it stops at zero (the worker sends no more than the
+ * balance it read, so only a concurrent API call can make it stop there).
+ */
+export async function debitDeliveries(db: Queryable, perAccount: ReadonlyMap<number, number>): Promise<void> {
+  await db.query(
+    `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS c(account_id, n)),
+     debit AS (
+       UPDATE accounts a SET credits_remaining = greatest(a.credits_remaining - c.n, 0)
+         FROM c WHERE a.id = c.account_id
+       RETURNING a.id, a.credits_remaining, c.n
+     )
+     INSERT INTO credit_ledger (account_id, delta, balance_after, reason, endpoint)
+     SELECT id, -n, credits_remaining, 'webhook', 'webhooks.delivery' FROM debit`,
+    [[...perAccount.keys()], [...perAccount.values()]],
+  );
+}
+
+// ---------- the delivery log ----------
+
+export interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  status: 'pending' | 'done' | 'failed';
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  response_status: number | null;
+  response_body: string | null;
+  latency_ms: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+  created_at: Date;
+  previous_delivery_id: string | null;
+}
+
+/** A webhook's deliveries, newest first, after a (created_at, id) keyset position. */
+export function listDeliveries(
+  db: Queryable,
+  webhookId: string,
+  options: { limit: number; status?: string; after?: { createdAt: string; id: string } },
+): Promise<DeliveryRow[]> {
+  return db.query<DeliveryRow>(
+    `SELECT * FROM webhook_deliveries
+      WHERE webhook_id = $1 AND ($2::text IS NULL OR status = $2)
+        AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+      ORDER BY created_at DESC, id DESC
+      LIMIT $5`,
+    [webhookId, options.status ?? null, options.after?.createdAt ?? null, options.after?.id ?? null, options.limit],
+  );
+}
+
+export async function findDelivery(db: Queryable, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
+  const rows = await db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND id = $2', [webhookId, id]);
+  return rows[0];
+}
+
+/** A delivery sent at once (a test event, a manual retry), recorded with its outcome. */
+export interface SentDelivery {
+  id: string;
+  webhookId: string;
+  position: ChangePosition;
+  eventId: string;
+  eventType: string;
+  body: string;
+  attemptCount: number;
+  previousDeliveryId: string | null;
+  result: Omit<AttemptResult, 'deliveryId' | 'attemptCount' | 'nextAttemptAt'>;
+}
+
+/**
+ * Records a delivery sent at once with its stats; a retry of a delivery still pending takes it out
+ * of the queue (it counts as failed: the retry carries on as its own delivery), and a success
+ * debits one credit.
+ */
+export async function recordSentDelivery(
+  db: Database,
+  accountId: number,
+  sent: SentDelivery,
+  options: { bill: boolean },
+): Promise<void> {
+  const r = sent.result;
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type, body, status, attempt_count,
+                                       response_status, response_body, latency_ms, last_error, delivered_at, failed_at,
+                                       previous_delivery_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+               CASE WHEN $8 = 'done' THEN $14::timestamptz END, CASE WHEN $8 = 'failed' THEN $14::timestamptz END, $15)`,
+      [
+        sent.id,
+        sent.webhookId,
+        sent.position.seq,
+        sent.position.changeId,
+        sent.eventId,
+        sent.eventType,
+        sent.body,
+        r.status,
+        sent.attemptCount,
+        r.responseStatus,
+        r.responseBody,
+        r.latencyMs,
+        r.error,
+        r.at,
+        sent.previousDeliveryId,
+      ],
+    );
+    if (sent.previousDeliveryId !== null) {
+      await tx.query(
+        `UPDATE webhook_deliveries SET status = 'failed', failed_at = now(), next_attempt_at = NULL
+          WHERE id = $1 AND status = 'pending'`,
+        [sent.previousDeliveryId],
+      );
+      await tx.query(
+        `UPDATE webhooks w SET next_attempt_at =
+           ${HEAD_DUE_AT}
+          WHERE id = $1`,
+        [sent.webhookId],
+      );
+    }
+    const ok = r.status === 'done';
+    await tx.query(
+      `UPDATE webhooks SET
+          total_deliveries = total_deliveries + 1,
+          successful_deliveries = successful_deliveries + $2::int,
+          failed_deliveries = failed_deliveries + (1 - $2::int),
+          last_success_at = CASE WHEN $2::int = 1 THEN $3::timestamptz ELSE last_success_at END,
+          last_failure_at = CASE WHEN $2::int = 0 THEN $3::timestamptz ELSE last_failure_at END,
+          consecutive_failures = CASE WHEN $2::int = 1 THEN 0 ELSE consecutive_failures + 1 END
+        WHERE id = $1`,
+      [sent.webhookId, ok ? 1 : 0, r.at],
+    );
+    if (ok && options.bill) await debitDeliveries(tx, new Map([[accountId, 1]]));
+  });
+}
+
+/** Removes finished deliveries older than `before`, in chunks; returns how many went. */
+export async function pruneDeliveries(db: Queryable, before: Date, chunk = 5000): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const rows = await db.query<{ n: number }>(
+      `WITH doomed AS (
+         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND created_at < $1 LIMIT $2
+       ), gone AS (DELETE FROM webhook_deliveries d USING doomed WHERE d.id = doomed.id RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, chunk],
+    );
+    removed += rows[0]!.n;
+    if (rows[0]!.n < chunk) return removed;
+  }
+}

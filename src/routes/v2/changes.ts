@@ -1,0 +1,61 @@
+// GET /api/v2/changes: the changes feed. Keyed, rate limited and charged like the signal
+// endpoints (1 credit per page, count mode free); the feed itself is src/services/changes-feed.ts.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppServices } from '../../dependencies.js';
+import type { keyedAccess } from '../../http/access.js';
+import { ChangesQuery, ChangesResponse } from '../../schemas/changes.js';
+import { V2Error } from '../../schemas/v2.js';
+import { readChangesPage, type ChangesPage } from '../../services/changes-feed.js';
+import { errors, settleCredits } from './pricing.js';
+
+const ENDPOINT = 'changes';
+
+const DESCRIPTION =
+  'Every change to the data, oldest first: each item is one record created, updated or deleted, in commit order, with ' +
+  'the record as its list endpoint serves it now. Keep the last `pagination.nextCursor` and pass it as `since`: ' +
+  'resuming never misses or repeats a change, whichever server answers, also after restarts. `hasNextPage: false` ' +
+  'means caught up; ask again later with the same cursor. Changes are kept for a limited time (7 days by default): a ' +
+  'cursor older than that is answered 410, and the client resyncs from the list endpoints. ' +
+  'Each page costs 1 credit, whatever the number of items; `count=true`, 4xx and 5xx cost nothing.';
+
+function sendChangesPage(reply: FastifyReply, page: ChangesPage, credits: { used: number; remaining: number }) {
+  const meta = { endpoint: ENDPOINT, creditsUsed: credits.used, creditsRemaining: credits.remaining };
+  reply.header('cache-control', 'no-store').header('x-credits-remaining', String(credits.remaining));
+  const body = `{"success":true,"data":${page.dataJson},"pagination":${JSON.stringify(page.pagination)},"meta":${JSON.stringify(meta)}}`;
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+export function changesRoute(app: FastifyInstance, services: AppServices, authenticate: ReturnType<typeof keyedAccess>): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/changes',
+    {
+      onRequest: authenticate,
+      schema: {
+        tags: ['v2 changes'],
+        operationId: 'listChanges',
+        summary: 'Changes feed: what was created, updated or deleted since a cursor',
+        description: DESCRIPTION,
+        security: [{ bearerAuth: [] }],
+        querystring: ChangesQuery,
+        response: {
+          200: ChangesResponse,
+          ...errors,
+          400: { ...errors[400], description: 'A parameter breaks its rule, or `since` is not a cursor this feed returned' },
+          410: {
+            ...Type.Ref(V2Error),
+            description: '`since` is older than the retained changes: resync from the list endpoints, then follow the feed again',
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const page = await readChangesPage(services.db, request.query, { retentionDays: services.config.changeLogRetentionDays });
+      const credits = await settleCredits(services.credits, request, ENDPOINT, page.count);
+      request.creditsCharged = credits.used;
+      if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: ENDPOINT }, credits.used);
+      return sendChangesPage(reply, page, credits);
+    },
+  );
+}

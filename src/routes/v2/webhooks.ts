@@ -1,0 +1,215 @@
+// /api/v2/webhooks: the published webhooks API (Signalbase 2.2), served as published so a client
+// written for it works unchanged; errors carry its `code`. Management is free; a retried delivery
+// that reaches its endpoint costs 1 credit, like every automatic delivery.
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppServices } from '../../dependencies.js';
+import type { keyedAccess } from '../../http/access.js';
+import { errorHandling, webhookErrorShape } from '../../http/error-handling.js';
+import {
+  DeliveriesQuery,
+  DeliveriesResponse,
+  RetryResponse,
+  WebhookBody,
+  WebhookDeleteResponse,
+  WebhookError,
+  WebhookListQuery,
+  WebhookListResponse,
+  WebhookResponse,
+  WebhookTestResponse,
+} from '../../schemas/webhooks.js';
+import type { WebhookActor } from '../../services/webhooks.js';
+
+const errorRef = Type.Ref(WebhookError);
+const errors = {
+  400: { ...errorRef, description: 'A field or parameter breaks its rule; the message names it (code bad_request)' },
+  401: { ...errorRef, description: 'Invalid or missing API key (invalid_api_key)' },
+  404: { ...errorRef, description: 'No such webhook or delivery on this account (not_found)' },
+  429: { ...errorRef, description: 'Rate limit exceeded (rate_limited)' },
+  500: { ...errorRef, description: 'An unknown error occurred (internal_error)' },
+  503: { ...errorRef, description: 'Temporarily unavailable (unavailable)' },
+};
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Webhook id (UUID)' }) });
+const DeliveryParams = Type.Object({
+  id: Type.String({ maxLength: 100, description: 'Webhook id (UUID)' }),
+  deliveryId: Type.String({ maxLength: 100, description: 'Delivery id (UUID)' }),
+});
+
+const FREE = 'Free (0 credits); counts against the rate limit like any v2 request.';
+
+const meta = (endpoint: string, creditsUsed = 0) => ({ endpoint, creditsUsed });
+
+export async function webhookRoutes(
+  app: FastifyInstance,
+  services: AppServices,
+  authenticate: ReturnType<typeof keyedAccess>,
+): Promise<void> {
+  await app.register(errorHandling, { shape: webhookErrorShape, notFound: false });
+  const webhooks = services.webhooks;
+  const actor = (request: FastifyRequest): WebhookActor => ({
+    accountId: request.principal!.accountId,
+    actor: request.principal!.keyId,
+    via: 'api',
+  });
+  const route = <R extends Record<number, TSchema>>(spec: {
+    operationId: string;
+    summary: string;
+    description: string;
+    response: R;
+    params?: TSchema;
+    querystring?: TSchema;
+    body?: TSchema;
+  }) => {
+    const { response, ...rest } = spec;
+    return {
+      onRequest: authenticate,
+      schema: { tags: ['v2 webhooks'], security: [{ bearerAuth: [] }], ...rest, response: { ...response, ...errors } },
+    };
+  };
+
+  app.post(
+    '/webhooks',
+    route({
+      operationId: 'createWebhook',
+      summary: 'Create a webhook',
+      description:
+        'Subscribes an endpoint to event types, optionally narrowed by filters. The signing secret (whsec_…) is in this ' +
+        `response only. At most 10 active webhooks per account. ${FREE}`,
+      body: WebhookBody,
+      response: { 201: WebhookResponse },
+    }),
+    async (request, reply) => {
+      const data = await webhooks.create(actor(request), request.body);
+      return reply.code(201).send({ success: true, data, meta: meta('webhooks.create') });
+    },
+  );
+
+  app.get(
+    '/webhooks',
+    route({
+      operationId: 'listWebhooks',
+      summary: 'List webhooks',
+      description: `The account's webhooks, deleted ones aside (paused ones included, active false), newest first. ${FREE}`,
+      querystring: WebhookListQuery,
+      response: { 200: WebhookListResponse },
+    }),
+    async (request) => {
+      const { limit = 100, offset = 0 } = request.query as { limit?: number; offset?: number };
+      const data = await webhooks.list(request.principal!.accountId, limit, offset);
+      return { success: true, data, pagination: { limit, offset, count: data.length }, meta: meta('webhooks.list') };
+    },
+  );
+
+  app.get(
+    '/webhooks/:id',
+    route({
+      operationId: 'getWebhook',
+      summary: 'Retrieve a webhook',
+      description: `One webhook, with its secret's preview only. A deleted webhook is a 404. ${FREE}`,
+      params: IdParams,
+      response: { 200: WebhookResponse },
+    }),
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return { success: true, data: await webhooks.get(request.principal!.accountId, id), meta: meta('webhooks.get') };
+    },
+  );
+
+  app.put(
+    '/webhooks/:id',
+    route({
+      operationId: 'updateWebhook',
+      summary: 'Update a webhook',
+      description:
+        'Changes any subset of the fields. active false pauses (deliveries queue up), true turns it on again (also a deleted ' +
+        'or a paused one; queued deliveries then go out in order). rotate_secret true mints a new secret, returned in this ' +
+        `response only; the old one stops signing at once. ${FREE}`,
+      params: IdParams,
+      body: WebhookBody,
+      response: { 200: WebhookResponse },
+    }),
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return { success: true, data: await webhooks.update(actor(request), id, request.body), meta: meta('webhooks.update') };
+    },
+  );
+
+  app.delete(
+    '/webhooks/:id',
+    route({
+      operationId: 'deleteWebhook',
+      summary: 'Delete a webhook',
+      description: `Soft delete: no more events, gone from the list; its history is kept and PUT active:true brings it back. ${FREE}`,
+      params: IdParams,
+      response: { 200: WebhookDeleteResponse },
+    }),
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return { success: true, data: await webhooks.remove(actor(request), id), meta: meta('webhooks.delete') };
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/test',
+    route({
+      operationId: 'testWebhook',
+      summary: 'Send a test event',
+      description: `Sends a signed system.test event to the endpoint now and records it as a delivery. The body is ignored. ${FREE}`,
+      params: IdParams,
+      response: { 200: WebhookTestResponse },
+    }),
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return { success: true, data: await webhooks.test(request.principal!.accountId, id), meta: meta('webhooks.test') };
+    },
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries',
+    route({
+      operationId: 'listWebhookDeliveries',
+      summary: 'List deliveries',
+      description: `The webhook's deliveries, newest first, by cursor. ${FREE}`,
+      params: IdParams,
+      querystring: DeliveriesQuery,
+      response: { 200: DeliveriesResponse },
+    }),
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const { limit = 50, status, cursor } = request.query as { limit?: number; status?: string; cursor?: string };
+      const page = await webhooks.deliveries(request.principal!.accountId, id, { limit, status, cursor });
+      return {
+        success: true,
+        data: page.data,
+        pagination: { next_cursor: page.nextCursor, limit },
+        meta: meta('webhooks.deliveries.list'),
+      };
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:deliveryId/retry',
+    route({
+      operationId: 'retryWebhookDelivery',
+      summary: 'Retry a delivery',
+      description:
+        'Sends the delivery again now, with its event_id and body, signed with the current secret, as a new delivery. A ' +
+        'delivery still queued for an automatic retry is replaced by this one. 409 when it already succeeded. 1 credit when ' +
+        'the endpoint answers 2xx, free otherwise; 402 when the balance is empty.',
+      params: DeliveryParams,
+      response: {
+        200: RetryResponse,
+        402: { ...errorRef, description: 'No credits left (insufficient_credits)' },
+        409: { ...errorRef, description: 'The delivery already succeeded (conflict)' },
+      },
+    }),
+    async (request) => {
+      const { id, deliveryId } = request.params as { id: string; deliveryId: string };
+      const data = await webhooks.retry(request.principal!.accountId, id, deliveryId);
+      const used = data.success ? 1 : 0;
+      request.creditsCharged = used;
+      return { success: true, data, meta: meta('webhooks.deliveries.retry', used) };
+    },
+  );
+}

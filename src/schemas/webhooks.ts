@@ -1,0 +1,190 @@
+// The webhooks API (/api/v2/webhooks): the published Signalbase 2.2 shapes, field for field, plus
+// our additive fields (marked "Ours"). One schema per shape: validates, serialises, documents.
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Nullable, StringEnum } from './common.js';
+
+const DateTime = Type.String({ format: 'date-time' });
+
+/**
+ * Every event type a webhook may subscribe to: the published ones (hiring.created and
+ * new_company.created are accepted for compatibility; this service has no such records, so they
+ * never fire; system.test is sent only by the test endpoint) and ours (updates, M&A deals).
+ */
+export const EVENT_TYPES = [
+  'funding.created',
+  'acquisition.created',
+  'job_change.created',
+  'hiring.created',
+  'new_company.created',
+  'investor.created',
+  'system.test',
+  'funding.updated',
+  'acquisition.updated',
+  'job_change.updated',
+  'investor.updated',
+  'deal.created',
+  'deal.updated',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const WebhookEventType = StringEnum(
+  EVENT_TYPES,
+  'Event type. Published: funding.created, acquisition.created, job_change.created, investor.created, system.test ' +
+    '(only ever sent by the test endpoint); hiring.created and new_company.created are accepted and never fire (no such ' +
+    'records here). Ours: funding/acquisition/job_change/investor .updated (a record that changed after it was first ' +
+    'seen), deal.created and deal.updated (v1 M&A deals).',
+);
+
+const Stats = Type.Object({
+  total_deliveries: Type.Integer({ minimum: 0, description: 'Attempts made (automatic, retried and test)' }),
+  successful_deliveries: Type.Integer({ minimum: 0, description: 'Attempts answered with a 2xx' }),
+  failed_deliveries: Type.Integer({ minimum: 0, description: 'Attempts that failed (non-2xx, timeout, connection error)' }),
+  last_success_at: Nullable(DateTime),
+  last_failure_at: Nullable(DateTime),
+  consecutive_failures: Type.Integer({ minimum: 0, description: 'Failed attempts since the last success' }),
+});
+
+const FILTERS_DESCRIPTION =
+  'String filters. Published keys, each applied to the event types whose records have the field, with the list ' +
+  "endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo " +
+  "(YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding " +
+  'events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and ' +
+  'unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. ' +
+  '"/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook ' +
+  'receives exactly the records that request would list (not combinable with the other keys).';
+
+export const Webhook = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    endpoint_url: Type.String({ description: 'Receives a POST per event' }),
+    event_types: Type.Array(WebhookEventType),
+    filters: Type.Record(Type.String(), Type.String(), { description: FILTERS_DESCRIPTION }),
+    active: Type.Boolean({ description: 'false: paused (by its owner, or by the service after a run of failures)' }),
+    created_at: DateTime,
+    updated_at: DateTime,
+    last_modified_by: Nullable(Type.String()),
+    last_modified_via: Nullable(Type.String({ enum: ['api', 'dashboard'] })),
+    secret: Type.Optional(
+      Type.String({ description: 'The signing secret (whsec_…): returned only on create and on rotate_secret' }),
+    ),
+    secret_preview: Type.Optional(Type.String({ description: "An ellipsis and the secret's last 4 characters" })),
+    stats: Stats,
+    paused_reason: Nullable(Type.String({ description: 'Ours: why the service paused the webhook (null otherwise)' })),
+    pending_deliveries: Type.Integer({ minimum: 0, description: 'Ours: deliveries queued and not yet delivered' }),
+  },
+  { $id: 'Webhook', title: 'Webhook' },
+);
+
+export const WebhookDelivery = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    event_type: Type.String(),
+    event_id: Type.String({ description: 'The same across the original delivery and its retries: dedupe on it' }),
+    status: Type.String({ enum: ['done', 'failed', 'pending'] }),
+    response_status: Nullable(Type.Integer({ description: 'HTTP status, 0 on a network error, null before any attempt' })),
+    response_body: Nullable(Type.String({ description: 'First 1,000 characters of the response body' })),
+    attempt_count: Type.Integer({ minimum: 0 }),
+    delivered_at: Nullable(DateTime),
+    failed_at: Nullable(DateTime),
+    created_at: DateTime,
+    latency_ms: Nullable(Type.Integer({ description: 'Ours: duration of the last attempt' })),
+    next_attempt_at: Nullable(DateTime),
+    last_error: Nullable(Type.String({ description: 'Ours: why the last attempt got no response (timeout, refused, …)' })),
+    previous_delivery_id: Nullable(Type.String({ description: 'Ours: the delivery this one retried' })),
+  },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
+);
+
+export const WebhookMeta = Type.Object(
+  {
+    endpoint: Type.String({ description: 'e.g. webhooks.create' }),
+    creditsUsed: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'WebhookMeta', title: 'WebhookMeta' },
+);
+
+export const WebhookError = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    code: Type.String({
+      enum: [
+        'bad_request',
+        'invalid_api_key',
+        'insufficient_credits',
+        'not_found',
+        'conflict',
+        'rate_limited',
+        'internal_error',
+        'unavailable',
+      ],
+    }),
+  },
+  { $id: 'WebhookError', title: 'WebhookError' },
+);
+
+export const WEBHOOK_SHARED_SCHEMAS = [Webhook, WebhookDelivery, WebhookMeta, WebhookError];
+
+const envelope = <T extends TSchema>(data: T, extra: TProperties = {}) =>
+  Type.Object({ success: Type.Literal(true), data, ...extra, meta: Type.Ref(WebhookMeta) });
+
+export const WebhookResponse = envelope(Type.Ref(Webhook));
+export const WebhookListResponse = envelope(Type.Array(Type.Ref(Webhook)), {
+  pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), count: Type.Integer() }),
+});
+export const WebhookDeleteResponse = envelope(
+  Type.Object({ success: Type.Literal(true), id: Type.String(), active: Type.Literal(false) }),
+);
+export const WebhookTestResponse = envelope(
+  Type.Object({
+    success: Type.Boolean({ description: 'Whether the endpoint answered 2xx' }),
+    delivery_id: Type.String(),
+    event_id: Type.String(),
+    event_type: Type.Literal('system.test'),
+    response_status: Type.Integer(),
+    response_body: Type.String(),
+  }),
+);
+export const DeliveriesResponse = envelope(Type.Array(Type.Ref(WebhookDelivery)), {
+  pagination: Type.Object({ next_cursor: Nullable(Type.String()), limit: Type.Integer() }),
+});
+export const RetryResponse = envelope(
+  Type.Object({
+    delivery_id: Type.String(),
+    previous_delivery_id: Type.String(),
+    status: Type.String({ enum: ['done', 'failed', 'pending'] }),
+    response_status: Type.Integer(),
+    attempt_count: Type.Integer({ minimum: 2 }),
+    success: Type.Boolean(),
+  }),
+);
+
+/** Create and update bodies: snake_case (canonical) or camelCase names; checked by the service. */
+export const WebhookBody = Type.Object(
+  {
+    endpoint_url: Type.Optional(Type.String({ maxLength: 500, description: 'http or https URL (required on create)' })),
+    event_types: Type.Optional(Type.Array(Type.String(), { description: 'Event types (required on create)' })),
+    // Checked by the service, which names the filter at fault.
+    filters: Type.Optional(Type.Unknown({ description: `An object of strings. ${FILTERS_DESCRIPTION}` })),
+    active: Type.Optional(Type.Boolean({ description: 'Update only: false pauses, true turns on (also a deleted one)' })),
+    rotate_secret: Type.Optional(Type.Boolean({ description: 'Update only: mint a new secret, returned once' })),
+  },
+  { additionalProperties: true, description: 'Names in snake_case or camelCase (endpointUrl, eventTypes, rotateSecret)' },
+);
+
+export const WebhookListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveriesQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    status: Type.Optional(StringEnum(['done', 'failed', 'pending'] as const, 'Only deliveries in this status')),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'pagination.next_cursor of the previous page' })),
+  },
+  { additionalProperties: false },
+);

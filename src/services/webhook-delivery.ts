@@ -1,0 +1,266 @@
+// Sends queued webhook deliveries: claims webhooks whose oldest pending delivery is due (a lease,
+// so each is sent to by one process at a time and a crashed process's share is taken over when
+// its lease runs out), sends their deliveries in change order, and records the outcomes.
+//
+// Order per webhook: deliveries go oldest change first, and a failed one holds the ones after it
+// until it succeeds or fails for good (about 24 hours of retries), so a receiver never sees a
+// change before one that came earlier. A delivery that fails for good pauses its webhook; its
+// later deliveries stay queued and go out in order once the owner turns it on again.
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/port.js';
+import {
+  claimDueWebhooks,
+  recordAttempts,
+  type AttemptResult,
+  type ClaimedWebhook,
+  type WebhookOutcome,
+} from '../db/queries/webhooks.js';
+import type { DeliveryResult, WebhookTransport } from '../infra/webhook-transport.js';
+import type { CreditMeter } from './credits.js';
+import { WebhookDispatcher, type DispatchLog } from './webhook-dispatcher.js';
+import { signDelivery } from './webhook-signing.js';
+
+export interface DeliveryOptions {
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Waits before each automatic retry; one more failure than there are waits fails the delivery. */
+  retryDelaysMs: readonly number[];
+  /** Deliveries of one webhook sent per claim, at most. */
+  perWebhook?: number;
+  /** How long deliveries of an account with no credits left wait before its balance is read again. */
+  creditsRecheckMs: number;
+}
+
+export interface DeliveryLog extends DispatchLog {
+  error(message: string): void;
+}
+
+/** Told of every attempt (metrics). */
+export type AttemptListener = (outcome: 'delivered' | 'retrying' | 'failed', latencyMs: number) => void;
+
+/** 2xx: delivered. Anything else (a redirect included: never followed) is a failure. */
+export const isDelivered = (result: DeliveryResult) => result.status >= 200 && result.status < 300;
+
+/** What an attempt's failure was, for the delivery log and a paused webhook's reason. */
+export function describeFailure(result: DeliveryResult): string {
+  return result.status === 0 ? (result.error ?? 'no response') : `HTTP ${result.status}`;
+}
+
+/** The wait before the retry after attempt `attempt` (1-based): the schedule's, ±20 %, or the receiver's Retry-After. */
+export function retryDelay(schedule: readonly number[], attempt: number, result: DeliveryResult, random = Math.random): number {
+  const planned = schedule[attempt - 1] ?? schedule.at(-1) ?? 0;
+  const longest = schedule.reduce((a, b) => Math.max(a, b), 0);
+  if (result.retryAfterMs !== undefined) return Math.min(Math.max(result.retryAfterMs, 1000), Math.max(longest, 1000));
+  return Math.round(planned * (0.8 + 0.4 * random()));
+}
+
+/**
+ * The dispatcher and the sender of one process. Every instance may run one: the dispatch lock
+ * and the leases share the work out.
+ */
+export class WebhookDelivery {
+  readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly dispatcher: WebhookDispatcher;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly recorder: AttemptRecorder;
+
+  constructor(
+    private readonly db: Database,
+    private readonly transport: WebhookTransport,
+    private readonly credits: CreditMeter,
+    private readonly options: DeliveryOptions,
+    private readonly log: DeliveryLog,
+    private readonly onAttempt: AttemptListener = () => undefined,
+  ) {
+    this.dispatcher = new WebhookDispatcher(db, log);
+    this.recorder = new AttemptRecorder(db, this.owner, log);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Looks for new changes and due deliveries now (after a write, say) instead of at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.tick()
+      .catch((error: unknown) => this.log.error(`webhooks: ${(error as Error).message}`))
+      .finally(() => {
+        this.ticking = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Stops claiming; waits for the deliveries being sent (each bounded by the transport's timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.recorder.drain();
+  }
+
+  private async tick(): Promise<void> {
+    // Dispatch until caught up, so a burst of changes becomes deliveries in one go.
+    for (let i = 0; i < 100; i++) {
+      const { changes } = await this.dispatcher.runOnce();
+      if (changes === 0) break;
+    }
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0 || this.stopped) return;
+    const claimed = await claimDueWebhooks(this.db, this.owner, this.options.leaseMs, free, this.options.perWebhook ?? 50);
+    for (const webhook of claimed) {
+      const run = this.deliver(webhook)
+        .catch((error: unknown) => this.log.error(`webhooks: delivering to ${webhook.id} failed: ${(error as Error).message}`))
+        .finally(() => {
+          this.inFlight.delete(webhook.id);
+          // It may have more pending, or a slot is free for another.
+          this.wake();
+        });
+      this.inFlight.set(webhook.id, run);
+    }
+  }
+
+  /** Sends one claimed webhook's deliveries in order, stopping at the first failure. */
+  private async deliver(webhook: ClaimedWebhook): Promise<void> {
+    const outcome: WebhookOutcome = {
+      webhookId: webhook.id,
+      accountId: webhook.account_id,
+      succeeded: 0,
+      failed: 0,
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      consecutiveFailures: webhook.consecutive_failures,
+      pauseReason: null,
+      heldUntil: null,
+    };
+    const attempts: AttemptResult[] = [];
+    // Each delivery costs a credit: no more are sent than the balance holds, none at zero (they wait).
+    const balance = await this.credits.spendable(webhook.account_id);
+    if (balance <= 0) {
+      outcome.heldUntil = new Date(Date.now() + this.options.creditsRecheckMs);
+      return this.recorder.record(attempts, outcome);
+    }
+    const started = Date.now();
+    for (const delivery of webhook.deliveries.slice(0, balance)) {
+      // Leave the lease enough time to record what was sent.
+      if (this.stopped || Date.now() - started > this.options.leaseMs / 2) break;
+      const now = new Date();
+      const headers = signDelivery(webhook.secret, {
+        eventId: delivery.event_id,
+        eventType: delivery.event_type,
+        timestamp: now,
+        body: delivery.body,
+      });
+      const result = await this.transport.send({ url: webhook.endpoint_url, headers, body: delivery.body });
+      const at = new Date();
+      const attempt = delivery.attempt_count + 1;
+      const base = {
+        deliveryId: delivery.id,
+        attemptCount: attempt,
+        responseStatus: result.status,
+        responseBody: result.body,
+        latencyMs: Math.round(result.latencyMs),
+        error: result.error ?? null,
+        at,
+      };
+      if (isDelivered(result)) {
+        this.onAttempt('delivered', result.latencyMs);
+        attempts.push({ ...base, status: 'done', nextAttemptAt: null });
+        outcome.succeeded++;
+        outcome.lastSuccessAt = at;
+        outcome.consecutiveFailures = 0;
+        continue;
+      }
+      outcome.failed++;
+      outcome.lastFailureAt = at;
+      outcome.consecutiveFailures++;
+      if (attempt > this.options.retryDelaysMs.length) {
+        this.onAttempt('failed', result.latencyMs);
+        attempts.push({ ...base, status: 'failed', nextAttemptAt: null });
+        const since = Date.parse(delivery.created_at);
+        outcome.pauseReason =
+          `Paused after ${outcome.consecutiveFailures} failed attempts in a row: a ${delivery.event_type} event ` +
+          `(delivery ${delivery.id}) was refused for ${formatDuration(at.getTime() - since)}; ` +
+          `the last attempt got ${describeFailure(result)}. Fix the endpoint, then turn the webhook on again: ` +
+          'its queued events will be sent in order.';
+      } else {
+        this.onAttempt('retrying', result.latencyMs);
+        const wait = retryDelay(this.options.retryDelaysMs, attempt, result);
+        attempts.push({ ...base, status: 'pending', nextAttemptAt: new Date(at.getTime() + wait) });
+      }
+      break;
+    }
+    await this.recorder.record(attempts, outcome);
+  }
+}
+
+function formatDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return `${Math.max(1, Math.round(ms / 1000))} s`;
+  if (minutes < 120) return `${minutes} min`;
+  return `${Math.round(minutes / 60)} h`;
+}
+
+/**
+ * Writes the outcomes of many webhooks' attempts in one transaction: with a hundred webhooks
+ * each sending a few deliveries a second, writing each batch on its own would cost more
+ * statements than the sending itself.
+ */
+class AttemptRecorder {
+  private queue: { attempts: AttemptResult[]; outcome: WebhookOutcome; done: (error?: unknown) => void }[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly owner: string,
+    private readonly log: DeliveryLog,
+  ) {}
+
+  record(attempts: AttemptResult[], outcome: WebhookOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ attempts, outcome, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    // Let the batches finishing in this turn of the event loop join.
+    await new Promise((resolve) => setImmediate(resolve));
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      await recordAttempts(
+        this.db,
+        this.owner,
+        batch.flatMap((entry) => entry.attempts),
+        batch.map((entry) => entry.outcome),
+      );
+      for (const entry of batch) entry.done();
+    } catch (error) {
+      // The lease runs out and another claim sends them again: at least once, never lost.
+      this.log.error(`webhooks: recording ${batch.length} outcomes failed: ${(error as Error).message}`);
+      for (const entry of batch) entry.done(error);
+    } finally {
+      this.flushing = this.queue.length > 0 ? this.flush() : null;
+    }
+  }
+}

@@ -1,0 +1,424 @@
+// Webhook subscriptions as their owner manages them, through the API (/api/v2/webhooks, the
+// published contract's shapes) or the profile page: create, read, change, delete, send a test
+// event, read the delivery log, retry a delivery. Framework-free: the routes and the pages call it.
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/port.js';
+import {
+  deleteWebhook,
+  findDelivery,
+  findWebhook,
+  insertWebhook,
+  listDeliveries,
+  listWebhooks,
+  recordSentDelivery,
+  updateWebhook,
+  type DeliveryRow,
+  type WebhookRow,
+} from '../db/queries/webhooks.js';
+import { checkTarget, type TargetPolicy, type WebhookTransport } from '../infra/webhook-transport.js';
+import type { CreditMeter } from './credits.js';
+import { ApiError, invalidParameter } from './errors.js';
+import { isDelivered } from './webhook-delivery.js';
+import { compileWebhookFilters, EVENT_TYPES } from './webhook-filters.js';
+import { eventBody, newWebhookSecret, secretPreview, signDelivery } from './webhook-signing.js';
+
+/** Who is changing a webhook, and from where (the published last_modified_by / last_modified_via). */
+export interface WebhookActor {
+  accountId: number;
+  /** An API key's id, or the account's for the profile page. */
+  actor: string;
+  via: 'api' | 'dashboard';
+}
+
+export interface WebhookStats {
+  total_deliveries: number;
+  successful_deliveries: number;
+  failed_deliveries: number;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  consecutive_failures: number;
+}
+
+/** A webhook as the API shows it: the published fields, then ours (paused_reason, pending_deliveries). */
+export interface WebhookView {
+  id: string;
+  endpoint_url: string;
+  event_types: string[];
+  filters: Record<string, string>;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  last_modified_by: string | null;
+  last_modified_via: 'api' | 'dashboard' | null;
+  secret?: string;
+  secret_preview?: string;
+  stats: WebhookStats;
+  paused_reason: string | null;
+  pending_deliveries: number;
+}
+
+export interface DeliveryView {
+  id: string;
+  event_type: string;
+  event_id: string;
+  status: 'pending' | 'done' | 'failed';
+  response_status: number | null;
+  response_body: string | null;
+  attempt_count: number;
+  delivered_at: string | null;
+  failed_at: string | null;
+  created_at: string;
+  latency_ms: number | null;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  previous_delivery_id: string | null;
+}
+
+const iso = (date: Date | null) => (date === null ? null : new Date(date).toISOString());
+
+export function webhookView(row: WebhookRow, secret?: string): WebhookView {
+  return {
+    id: row.id,
+    endpoint_url: row.endpoint_url,
+    event_types: row.event_types,
+    filters: row.filters,
+    active: row.active,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+    last_modified_by: row.last_modified_by,
+    last_modified_via: row.last_modified_via,
+    ...(secret === undefined ? { secret_preview: secretPreview(row.secret) } : { secret }),
+    stats: {
+      total_deliveries: row.total_deliveries,
+      successful_deliveries: row.successful_deliveries,
+      failed_deliveries: row.failed_deliveries,
+      last_success_at: iso(row.last_success_at),
+      last_failure_at: iso(row.last_failure_at),
+      consecutive_failures: row.consecutive_failures,
+    },
+    paused_reason: row.paused_reason,
+    pending_deliveries: row.pending ?? 0,
+  };
+}
+
+export function deliveryView(row: DeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    event_type: row.event_type,
+    event_id: row.event_id,
+    status: row.status,
+    response_status: row.response_status,
+    response_body: row.response_body,
+    attempt_count: row.attempt_count,
+    delivered_at: iso(row.delivered_at),
+    failed_at: iso(row.failed_at),
+    created_at: iso(row.created_at)!,
+    latency_ms: row.latency_ms,
+    next_attempt_at: iso(row.next_attempt_at),
+    last_error: row.last_error,
+    previous_delivery_id: row.previous_delivery_id,
+  };
+}
+
+/** A create or update body, its names in snake_case (canonical) or camelCase, checked. */
+interface WebhookInput {
+  endpointUrl?: string;
+  eventTypes?: string[];
+  filters?: Record<string, string>;
+  active?: boolean;
+  rotateSecret?: boolean;
+}
+
+const MAX_URL_LENGTH = 500;
+const ALIASES: Record<keyof WebhookInput, [string, string]> = {
+  endpointUrl: ['endpoint_url', 'endpointUrl'],
+  eventTypes: ['event_types', 'eventTypes'],
+  filters: ['filters', 'filters'],
+  active: ['active', 'active'],
+  rotateSecret: ['rotate_secret', 'rotateSecret'],
+};
+
+function readInput(body: unknown): WebhookInput {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidParameter('the body must be a JSON object');
+  const fields = body as Record<string, unknown>;
+  const pick = (key: keyof WebhookInput) => {
+    const [snake, camel] = ALIASES[key];
+    return fields[snake] !== undefined ? fields[snake] : fields[camel];
+  };
+  const input: WebhookInput = {};
+  const url = pick('endpointUrl');
+  if (url !== undefined) {
+    if (typeof url !== 'string') throw invalidParameter('endpoint_url must be a string');
+    input.endpointUrl = url.trim();
+  }
+  const types = pick('eventTypes');
+  if (types !== undefined) {
+    if (!Array.isArray(types) || types.some((type) => typeof type !== 'string')) {
+      throw invalidParameter('event_types must be an array of strings');
+    }
+    const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type as string));
+    if (unknown !== undefined) {
+      throw invalidParameter(`event_types: unknown event type ${JSON.stringify(unknown)}; one of ${EVENT_TYPES.join(', ')}`);
+    }
+    if (types.length === 0) throw invalidParameter('event_types must name at least one event type');
+    input.eventTypes = [...new Set(types as string[])];
+  }
+  const filters = pick('filters');
+  if (filters !== undefined && filters !== null) {
+    if (typeof filters !== 'object' || Array.isArray(filters)) throw invalidParameter('filters must be an object of strings');
+    for (const [key, value] of Object.entries(filters)) {
+      if (typeof value !== 'string') throw invalidParameter(`filters.${key} must be a string`);
+    }
+    input.filters = { ...(filters as Record<string, string>) };
+  } else if (filters === null) {
+    input.filters = {};
+  }
+  for (const key of ['active', 'rotateSecret'] as const) {
+    const value = pick(key);
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw invalidParameter(`${ALIASES[key][0]} must be true or false`);
+    input[key] = value;
+  }
+  return input;
+}
+
+const notFound = () => new ApiError('NOT_FOUND', 'Webhook not found');
+const tooMany = (max: number) =>
+  invalidParameter(`an account may have at most ${max} active webhooks; delete or pause one first`);
+
+export interface WebhookServiceOptions {
+  policy: TargetPolicy;
+  maxPerAccount: number;
+}
+
+export class WebhookService {
+  constructor(
+    private readonly db: Database,
+    private readonly transport: WebhookTransport,
+    private readonly credits: CreditMeter,
+    private readonly options: WebhookServiceOptions,
+  ) {}
+
+  private changed: () => void = () => undefined;
+
+  /** Calls `listener` after a change that may give the delivery worker work, so it looks at once. */
+  onChange(listener: () => void): void {
+    this.changed = listener;
+  }
+
+  async create(actor: WebhookActor, body: unknown): Promise<WebhookView> {
+    const input = readInput(body);
+    if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required');
+    if (input.eventTypes === undefined) throw invalidParameter('event_types is required');
+    await this.checkUrl(input.endpointUrl);
+    const filters = input.filters ?? {};
+    compileWebhookFilters(filters, input.eventTypes);
+    const secret = newWebhookSecret();
+    const row = await insertWebhook(
+      this.db,
+      {
+        id: randomUUID(),
+        accountId: actor.accountId,
+        endpointUrl: input.endpointUrl,
+        eventTypes: input.eventTypes,
+        filters,
+        secret,
+        modifiedBy: actor.actor,
+        via: actor.via,
+      },
+      this.options.maxPerAccount,
+    );
+    if (!row) throw tooMany(this.options.maxPerAccount);
+    return webhookView(row, secret);
+  }
+
+  async list(accountId: number, limit: number, offset: number): Promise<WebhookView[]> {
+    return (await listWebhooks(this.db, accountId, limit, offset)).map((row) => webhookView(row));
+  }
+
+  async get(accountId: number, id: string): Promise<WebhookView> {
+    return webhookView(await this.row(accountId, id));
+  }
+
+  async update(actor: WebhookActor, id: string, body: unknown): Promise<WebhookView> {
+    const input = readInput(body);
+    const current = UUID.test(id) ? await findWebhook(this.db, actor.accountId, id, true) : undefined;
+    if (!current) throw notFound();
+    // A deleted webhook is out of sight until it is turned on again.
+    if (current.deleted_at !== null && input.active !== true) throw notFound();
+    if (input.endpointUrl !== undefined) await this.checkUrl(input.endpointUrl);
+    if (input.eventTypes !== undefined || input.filters !== undefined) {
+      compileWebhookFilters(input.filters ?? current.filters, input.eventTypes ?? current.event_types);
+    }
+    const secret = input.rotateSecret ? newWebhookSecret() : undefined;
+    const row = await updateWebhook(
+      this.db,
+      actor.accountId,
+      id,
+      {
+        endpointUrl: input.endpointUrl,
+        eventTypes: input.eventTypes,
+        filters: input.filters,
+        secret,
+        active: input.active,
+        modifiedBy: actor.actor,
+        via: actor.via,
+      },
+      this.options.maxPerAccount,
+    );
+    if (row === undefined) throw notFound();
+    if (row === 'limit') throw tooMany(this.options.maxPerAccount);
+    if (input.active === true) this.changed();
+    return webhookView({ ...row, pending: current.pending }, secret);
+  }
+
+  async remove(actor: WebhookActor, id: string): Promise<{ success: true; id: string; active: false }> {
+    if (!UUID.test(id) || !(await deleteWebhook(this.db, actor.accountId, id, actor.actor, actor.via))) throw notFound();
+    return { success: true, id, active: false };
+  }
+
+  /** Sends a signed system.test event now and records it as a delivery (free). */
+  async test(accountId: number, id: string) {
+    const webhook = await this.row(accountId, id);
+    const eventId = randomUUID();
+    const timestamp = new Date();
+    const body = eventBody({
+      eventId,
+      eventType: 'system.test',
+      timestamp,
+      data: { message: 'A test event: your endpoint received and can verify webhooks from dealsignal.', webhook_id: id },
+    });
+    const delivery = await this.sendNow(webhook, { eventId, eventType: 'system.test', body, attemptCount: 1, previous: null });
+    return {
+      success: delivery.status === 'done',
+      delivery_id: delivery.id,
+      event_id: eventId,
+      event_type: 'system.test' as const,
+      response_status: delivery.responseStatus,
+      response_body: delivery.responseBody,
+    };
+  }
+
+  async deliveries(accountId: number, id: string, options: { limit: number; status?: string; cursor?: string }) {
+    await this.row(accountId, id);
+    const after = options.cursor === undefined ? undefined : parseDeliveryCursor(options.cursor);
+    const rows = await listDeliveries(this.db, id, { limit: options.limit + 1, status: options.status, after });
+    const page = rows.slice(0, options.limit);
+    const last = page.at(-1);
+    return {
+      data: page.map(deliveryView),
+      nextCursor: rows.length > options.limit && last ? deliveryCursor(last) : null,
+    };
+  }
+
+  /**
+   * Sends a delivery again now, with the same event id and body, signed with the current secret,
+   * as a new delivery that points to the one retried; 1 credit when it reaches the endpoint. A
+   * delivery still queued is taken out of the queue (this retry replaces it).
+   */
+  async retry(accountId: number, id: string, deliveryId: string) {
+    const webhook = await this.row(accountId, id);
+    const previous = UUID.test(deliveryId) ? await findDelivery(this.db, id, deliveryId) : undefined;
+    if (!previous) throw new ApiError('NOT_FOUND', 'Delivery not found');
+    if (previous.status === 'done') throw new ApiError('CONFLICT', 'This delivery already succeeded; there is nothing to retry');
+    // A due monthly refill counts (as it does for the automatic deliveries); 402 at zero.
+    await this.credits.spendable(accountId);
+    await this.credits.affordable(accountId);
+    const delivery = await this.sendNow(webhook, {
+      eventId: previous.event_id,
+      eventType: previous.event_type,
+      body: previous.body,
+      attemptCount: Math.max(previous.attempt_count, 1) + 1,
+      previous: previous.id,
+    });
+    return {
+      delivery_id: delivery.id,
+      previous_delivery_id: previous.id,
+      status: delivery.status,
+      response_status: delivery.responseStatus,
+      attempt_count: Math.max(previous.attempt_count, 1) + 1,
+      success: delivery.status === 'done',
+    };
+  }
+
+  private async sendNow(
+    webhook: WebhookRow,
+    event: { eventId: string; eventType: string; body: string; attemptCount: number; previous: string | null },
+  ) {
+    const headers = signDelivery(webhook.secret, {
+      eventId: event.eventId,
+      eventType: event.eventType,
+      timestamp: new Date(),
+      body: event.body,
+    });
+    const result = await this.transport.send({ url: webhook.endpoint_url, headers, body: event.body });
+    const status: 'done' | 'failed' = isDelivered(result) ? 'done' : 'failed';
+    const id = randomUUID();
+    await recordSentDelivery(
+      this.db,
+      webhook.account_id,
+      {
+        id,
+        webhookId: webhook.id,
+        position: { seq: 0, changeId: 0 },
+        eventId: event.eventId,
+        eventType: event.eventType,
+        body: event.body,
+        attemptCount: event.attemptCount,
+        previousDeliveryId: event.previous,
+        result: {
+          status,
+          responseStatus: result.status,
+          responseBody: result.body,
+          latencyMs: Math.round(result.latencyMs),
+          error: result.error ?? null,
+          at: new Date(),
+        },
+      },
+      // The test endpoint is free; a retry is billed like any delivery, as published.
+      { bill: event.previous !== null },
+    );
+    if (event.previous !== null) this.changed();
+    return { id, status, responseStatus: result.status, responseBody: result.body };
+  }
+
+  private async row(accountId: number, id: string): Promise<WebhookRow> {
+    const row = UUID.test(id) ? await findWebhook(this.db, accountId, id) : undefined;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    if (url.length > MAX_URL_LENGTH) throw invalidParameter(`endpoint_url must be at most ${MAX_URL_LENGTH} characters`);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw invalidParameter('endpoint_url must be a valid http or https URL');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw invalidParameter('endpoint_url must be a valid http or https URL');
+    }
+    const check = await checkTarget(url, this.options.policy);
+    // A name that does not resolve yet is accepted (deliveries retry); an internal target never is.
+    if (!check.ok && !check.reason.startsWith('could not resolve')) throw invalidParameter(`endpoint_url: ${check.reason}`);
+  }
+}
+
+function deliveryCursor(row: DeliveryRow): string {
+  return Buffer.from(JSON.stringify({ c: new Date(row.created_at).toISOString(), i: row.id })).toString('base64url');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function parseDeliveryCursor(text: string): { createdAt: string; id: string } {
+  try {
+    const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { c?: unknown; i?: unknown };
+    if (typeof value.c === 'string' && !Number.isNaN(Date.parse(value.c)) && typeof value.i === 'string' && UUID.test(value.i)) {
+      return { createdAt: value.c, id: value.i };
+    }
+  } catch {
+    // falls through to the error
+  }
+  throw invalidParameter('cursor is not a cursor this API returned (pass pagination.next_cursor as it is)');
+}
