@@ -7,8 +7,12 @@ import type { PageContext } from '../../web/layout.js';
 import { loginPage } from '../../web/pages/auth.js';
 import { clearSessionCookie, issueFormCsrf, type RequestSession } from './cookies.js';
 
-/** The shared services the account pages use (and nothing more). */
-export type AccountServices = Pick<AppServices, 'config' | 'db' | 'keys' | 'credits' | 'usage' | 'rateLimitStore'>;
+/**
+ * The shared services the account pages use (and nothing more). Without the webhook service the
+ * profile page has no webhooks section and the webhook pages are not registered.
+ */
+export type AccountServices = Pick<AppServices, 'config' | 'db' | 'keys' | 'credits' | 'usage' | 'rateLimitStore'> &
+  Partial<Pick<AppServices, 'webhooks'>>;
 
 /** What every account route needs, resolved once at registration. */
 export interface WebDeps {

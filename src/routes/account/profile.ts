@@ -9,8 +9,10 @@ import { accountPage, type NewKeyView } from '../../web/pages/account.js';
 import { errorPage } from '../../web/pages/errors.js';
 import { homePage } from '../../web/pages/home.js';
 import { confirmKeyActionPage, type KeyAction } from '../../web/pages/keys.js';
+import type { WebhookFormValues } from '../../web/pages/webhooks.js';
 import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signInFirst, type WebDeps } from './context.js';
 import { requestSession, sessionCsrfValid, type SignedInSession } from './cookies.js';
+import { webhookRoutes } from './webhooks.js';
 
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) });
 const CreateKeyBody = Type.Object({
@@ -27,6 +29,7 @@ const KEY_ID = /^key_[0-9A-Za-z]{16}$/;
 // an object's inherited properties ("constructor", "__proto__").
 const NOTICES: ReadonlyMap<string, string> = new Map([
   ['revoked', 'Key revoked. Requests made with it are refused from now on.'],
+  ['webhook-deleted', 'Webhook deleted. No more events are sent to it.'],
 ]);
 
 interface AccountExtras {
@@ -34,6 +37,8 @@ interface AccountExtras {
   notice?: string | null;
   problem?: FormProblem;
   keyName?: string;
+  /** The create-webhook form as typed, when it was refused, and why. */
+  webhookForm?: { values: WebhookFormValues; problem: string };
 }
 
 export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
@@ -61,12 +66,22 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
   ) {
     const profile = await loadProfile(services, session.accountId);
     if (!profile) return notFound(request, reply, session);
+    const { webhookForm, ...rest } = extras;
+    const now = new Date();
+    const webhooks = services.webhooks && {
+      webhooks: await services.webhooks.list(session.accountId, 100, 0),
+      csrfToken: session.csrfToken,
+      now,
+      form: webhookForm?.values,
+      problem: webhookForm?.problem,
+    };
     const page = accountPage(pageContext(deps, request, session), {
       profile,
-      now: new Date(),
+      now,
       publicUrl: config.publicUrl,
       csrfToken: session.csrfToken,
-      ...extras,
+      webhooks,
+      ...rest,
     });
     return sendPage(reply, status, page);
   }
@@ -183,5 +198,9 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
       if (!revoked.ok) return notFound(request, reply, session);
       return reply.redirect('/account?notice=revoked', 303);
     },
+  );
+
+  webhookRoutes(app, deps, (request, reply, session, status, webhookForm) =>
+    renderAccount(request, reply, session, status, { webhookForm }),
   );
 }

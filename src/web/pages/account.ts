@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, formatNumber, isoTime, relativeTime, shortW
 import { html, type SafeHtml } from '../html.js';
 import { alert, csrfInput, layout, type PageContext } from '../layout.js';
 import { tierName } from './home.js';
+import { webhooksCard, type WebhooksSectionView } from './webhooks.js';
 
 export interface NewKeyView {
   /** The full key: in this response only. */
@@ -26,6 +27,8 @@ export interface AccountView {
   problem?: FormProblem | null;
   /** The create-key form's name, as typed, when it was refused. */
   keyName?: string;
+  /** The webhooks section (absent when the app has no webhook service). */
+  webhooks?: WebhooksSectionView | null;
 }
 
 export const maskedKey = (key: Pick<AccountKey, 'prefix' | 'last4'>) => `${key.prefix}…${key.last4}`;
@@ -305,7 +308,7 @@ export function accountPage(ctx: PageContext, view: AccountView): string {
     ${view.notice ? alert('success', view.notice) : ''}${generalProblem ? alert('error', generalProblem.message) : ''}
     ${view.newKey ? newKeyCallout(view.newKey, view.now) : ''}
     <div class="grid grid-3 stats">${planCard(profile)}${creditsCard(profile)}${requestsCard(profile)}</div>
-    ${keysCard(view)} ${usageCard(profile)} ${quickStartCard(view)}
+    ${keysCard(view)} ${view.webhooks ? webhooksCard(view.webhooks) : ''} ${usageCard(profile)} ${quickStartCard(view)}
   </div>`;
   return layout(ctx, { title: 'Account', main });
 }
