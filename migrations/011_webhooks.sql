@@ -41,6 +41,16 @@ CREATE TABLE webhooks (
 CREATE INDEX webhooks_account ON webhooks (account_id, created_at DESC, id DESC);
 CREATE INDEX webhooks_due ON webhooks (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
 
+-- An event: one change of one record as one event type (or a test event), with the exact body sent
+-- (canonical JSON), the same to every webhook it goes to and at every attempt and retry: stored
+-- once, however many webhooks match it.
+CREATE TABLE webhook_events (
+  id          text PRIMARY KEY,
+  event_type  text NOT NULL,
+  body        text NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now()
+);
+
 CREATE TABLE webhook_deliveries (
   id                    uuid PRIMARY KEY,
   webhook_id            uuid NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
@@ -48,10 +58,8 @@ CREATE TABLE webhook_deliveries (
   -- events and manual retries (sent at once, never queued) have (0, 0).
   seq                   bigint NOT NULL,
   change_id             bigint NOT NULL,
-  event_id              text NOT NULL,
+  event_id              text NOT NULL REFERENCES webhook_events (id),
   event_type            text NOT NULL,
-  -- The exact body sent (canonical JSON), the same at every attempt and retry.
-  body                  text NOT NULL,
   status                text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'failed')),
   attempt_count         integer NOT NULL DEFAULT 0,
   -- When a pending delivery is tried next (null: as soon as it is the webhook's oldest).
@@ -67,6 +75,7 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, seq, change_id) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_log ON webhook_deliveries (webhook_id, created_at DESC, id DESC);
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
 
 -- How far the change log has been turned into deliveries; null until the first run, which starts
 -- at the log's head (events before webhooks existed are not delivered).

@@ -9,16 +9,21 @@ import { indexRowsWithDocuments } from '../db/queries/read-model.js';
 import {
   subscribedWebhooks,
   enqueueDeliveries,
+  insertEvents,
   lockDispatchPosition,
   setDispatchPosition,
   type DispatchWebhook,
   type NewDelivery,
+  type NewEvent,
 } from '../db/queries/webhooks.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from '../datasets/index-filter.js';
 import { DATASETS } from '../datasets/index.js';
 import type { IndexRecord } from '../filter-index/index.js';
 import { compileWebhookFilters, EVENT_PREFIX, matchesRecord, type WebhookMatcher } from './webhook-filters.js';
 import { eventBody } from './webhook-signing.js';
+
+/** Deliveries queued per transaction, at most (plus those of the change that passes it). */
+const MAX_DELIVERIES = 5_000;
 
 interface Subscriber {
   id: string;
@@ -68,16 +73,25 @@ export class WebhookDispatcher {
         return { changes: 0, deliveries: 0 };
       }
       if (changes.length === 0) return { changes: 0, deliveries: 0 };
-      const deliveries = await this.deliveriesFor(tx, changes);
+      const { events, deliveries, through } = await this.deliveriesFor(tx, changes);
+      await insertEvents(tx, events);
       await enqueueDeliveries(tx, deliveries);
-      await setDispatchPosition(tx, changes.at(-1)!.position);
-      return { changes: changes.length, deliveries: deliveries.length };
+      await setDispatchPosition(tx, through.position);
+      return { changes: changes.indexOf(through) + 1, deliveries: deliveries.length };
     });
   }
 
-  private async deliveriesFor(tx: Transaction, changes: readonly Change[]): Promise<NewDelivery[]> {
+  /**
+   * The events and deliveries of the changes, in order, through the change where the deliveries
+   * reach MAX_DELIVERIES (a large import matching many webhooks is dispatched over several
+   * transactions, each short); `through` is the last change handled.
+   */
+  private async deliveriesFor(
+    tx: Transaction,
+    changes: readonly Change[],
+  ): Promise<{ events: NewEvent[]; deliveries: NewDelivery[]; through: Change }> {
     const subscribers = this.refresh(await subscribedWebhooks(tx));
-    if (subscribers.length === 0) return [];
+    if (subscribers.length === 0) return { events: [], deliveries: [], through: changes.at(-1)! };
     // The records of changes some webhook listens to, as they are now (a deleted one has no event).
     const wanted = new Map<string, Set<number>>();
     for (const change of changes) {
@@ -95,30 +109,37 @@ export class WebhookDispatcher {
         records.set(`${name}:${row.id}`, { record: indexRecord(row), doc });
       }
     }
+    const events: NewEvent[] = [];
     const deliveries: NewDelivery[] = [];
     for (const change of changes) {
       const found = change.op === 'deleted' ? undefined : records.get(`${change.dataset}:${change.id}`);
-      if (!found) continue;
-      const eventType = `${EVENT_PREFIX[change.dataset]}.${change.op}`;
-      const changedAt = change.changedAt.getTime();
-      let data: unknown;
-      for (const subscriber of subscribers) {
-        // A webhook hears of changes committed after it was created.
-        if (!subscriber.eventTypes.has(eventType) || changedAt < subscriber.createdAt) continue;
-        if (!matchesRecord(subscriber.matcher, change.dataset, found.record)) continue;
-        data ??= JSON.parse(found.doc);
-        const eventId = randomUUID();
-        deliveries.push({
-          id: randomUUID(),
-          webhookId: subscriber.id,
-          position: change.position,
-          eventId,
-          eventType,
-          body: eventBody({ eventId, eventType, timestamp: change.changedAt, data }),
-        });
+      if (found) {
+        const eventType = `${EVENT_PREFIX[change.dataset]}.${change.op}`;
+        const changedAt = change.changedAt.getTime();
+        // One event per change, its body built and stored once, whichever webhooks it goes to.
+        let event: NewEvent | undefined;
+        for (const subscriber of subscribers) {
+          // A webhook hears of changes committed after it was created.
+          if (!subscriber.eventTypes.has(eventType) || changedAt < subscriber.createdAt) continue;
+          if (!matchesRecord(subscriber.matcher, change.dataset, found.record)) continue;
+          if (!event) {
+            const id = randomUUID();
+            const body = eventBody({ eventId: id, eventType, timestamp: change.changedAt, data: JSON.parse(found.doc) });
+            event = { id, eventType, body };
+            events.push(event);
+          }
+          deliveries.push({
+            id: randomUUID(),
+            webhookId: subscriber.id,
+            position: change.position,
+            eventId: event.id,
+            eventType,
+          });
+        }
       }
+      if (deliveries.length >= MAX_DELIVERIES) return { events, deliveries, through: change };
     }
-    return deliveries;
+    return { events, deliveries, through: changes.at(-1)! };
   }
 
   /** Compiles the filters of webhooks new or changed since the last run; drops those gone. */

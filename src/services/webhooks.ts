@@ -327,7 +327,7 @@ export class WebhookService {
     const delivery = await this.sendNow(webhook, {
       eventId: previous.event_id,
       eventType: previous.event_type,
-      body: previous.body,
+      body: previous.body!,
       attemptCount: Math.max(previous.attempt_count, 1) + 1,
       previous: previous.id,
     });
@@ -363,7 +363,8 @@ export class WebhookService {
         position: { seq: 0, changeId: 0 },
         eventId: event.eventId,
         eventType: event.eventType,
-        body: event.body,
+        // A retry's event is stored already; a test event is new.
+        body: event.previous === null ? event.body : null,
         attemptCount: event.attemptCount,
         previousDeliveryId: event.previous,
         result: {

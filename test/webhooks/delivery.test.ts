@@ -281,6 +281,26 @@ describeEach('webhook deliveries', (backend) => {
     );
   });
 
+  it('stores an event once, whichever webhooks it goes to, and sends each its own delivery with that event id', async () => {
+    const hooks = [];
+    for (let i = 0; i < 3; i++) {
+      hooks.push(await api.create({ endpoint_url: `${receiver.url}/${i}`, event_types: ['acquisition.created'] }));
+    }
+    await insertAcquisitions(ctx.db, [acquisitionRecord(), acquisitionRecord()]);
+    await receiver.waitFor(6);
+    const ids = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+    assert.equal(ids.size, 2);
+    for (const [i, hook] of hooks.entries()) {
+      const got = receiver.received.filter((r) => r.url === `/hooks/${i}`);
+      assert.equal(got.length, 2);
+      for (const r of got) verifyBoth(hook.secret, r);
+    }
+    const events = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1::text[])', [
+      [...ids],
+    ]);
+    assert.equal(events[0]!.n, 2);
+  });
+
   it('gives a webhook only the changes committed after it was created', async () => {
     await insertAcquisitions(ctx.db, [acquisitionRecord({ companyName: 'Before' })]);
     const hook = await api.create({ endpoint_url: receiver.url, event_types: ['acquisition.created'] });

@@ -223,21 +223,48 @@ export async function setDispatchPosition(tx: Queryable, position: ChangePositio
   await tx.query('UPDATE webhook_dispatch SET seq = $1, change_id = $2', [position.seq, position.changeId]);
 }
 
+/** An event and the body every delivery of it sends. */
+export interface NewEvent {
+  id: string;
+  eventType: string;
+  body: string;
+}
+
 export interface NewDelivery {
   id: string;
   webhookId: string;
   position: ChangePosition;
   eventId: string;
   eventType: string;
-  body: string;
+}
+
+export async function insertEvents(tx: Queryable, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.query(`INSERT INTO webhook_events (id, event_type, body) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [
+    events.map((e) => e.id),
+    events.map((e) => e.eventType),
+    events.map((e) => e.body),
+  ]);
+}
+
+/**
+ * Locks webhook rows in id order for the rest of the transaction. Every transaction that queues
+ * deliveries or records outcomes takes these locks first, in the same order: a sender recording
+ * its outcomes then sees every delivery queued before it (it waits for the queuing transaction to
+ * commit), so it never marks a webhook as having nothing pending while something is.
+ */
+async function lockWebhooks(tx: Queryable, ids: readonly string[]): Promise<void> {
+  await tx.query('SELECT id FROM webhooks WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [[...new Set(ids)]]);
 }
 
 /** Queues deliveries (one statement) and marks their webhooks as having work, due now unless already waiting. */
 export async function enqueueDeliveries(tx: Queryable, deliveries: readonly NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
+  const webhooks = [...new Set(deliveries.map((d) => d.webhookId))];
+  await lockWebhooks(tx, webhooks);
   await tx.query(
-    `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type, body)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[])`,
+    `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::bigint[], $5::text[], $6::text[])`,
     [
       deliveries.map((d) => d.id),
       deliveries.map((d) => d.webhookId),
@@ -245,12 +272,9 @@ export async function enqueueDeliveries(tx: Queryable, deliveries: readonly NewD
       deliveries.map((d) => d.position.changeId),
       deliveries.map((d) => d.eventId),
       deliveries.map((d) => d.eventType),
-      deliveries.map((d) => d.body),
     ],
   );
-  await tx.query('UPDATE webhooks SET next_attempt_at = now() WHERE id = ANY($1::uuid[]) AND next_attempt_at IS NULL', [
-    [...new Set(deliveries.map((d) => d.webhookId))],
-  ]);
+  await tx.query('UPDATE webhooks SET next_attempt_at = coalesce(next_attempt_at, now()) WHERE id = ANY($1::uuid[])', [webhooks]);
 }
 
 // ---------- delivery: claim, send, record ----------
@@ -306,13 +330,14 @@ export async function claimDueWebhooks(
      SELECT c.*, coalesce(p.deliveries, '[]') AS deliveries
        FROM claimed c
        LEFT JOIN LATERAL (
-         SELECT json_agg(json_build_object('id', d.id, 'event_id', d.event_id, 'event_type', d.event_type, 'body', d.body,
+         SELECT json_agg(json_build_object('id', d.id, 'event_id', d.event_id, 'event_type', d.event_type, 'body', e.body,
                                            'attempt_count', d.attempt_count, 'created_at', d.created_at)
                          ORDER BY d.seq, d.change_id) AS deliveries
            FROM (SELECT * FROM webhook_deliveries
                   WHERE webhook_id = c.id AND status = 'pending'
                   ORDER BY seq, change_id
                   LIMIT $4) d
+           JOIN webhook_events e ON e.id = d.event_id
        ) p ON true`,
     [owner, leaseMs, limit, perWebhook],
   );
@@ -359,6 +384,10 @@ export async function recordAttempts(
   outcomes: readonly WebhookOutcome[],
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    await lockWebhooks(
+      tx,
+      outcomes.map((o) => o.webhookId),
+    );
     if (attempts.length > 0) {
       await tx.query(
         `UPDATE webhook_deliveries d SET
@@ -444,7 +473,8 @@ export interface DeliveryRow {
   webhook_id: string;
   event_id: string;
   event_type: string;
-  body: string;
+  /** The event's body (findDelivery only). */
+  body?: string;
   status: 'pending' | 'done' | 'failed';
   attempt_count: number;
   next_attempt_at: Date | null;
@@ -474,8 +504,13 @@ export function listDeliveries(
   );
 }
 
+/** One delivery, with its event's body. */
 export async function findDelivery(db: Queryable, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
-  const rows = await db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 AND id = $2', [webhookId, id]);
+  const rows = await db.query<DeliveryRow>(
+    `SELECT d.*, e.body FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+      WHERE d.webhook_id = $1 AND d.id = $2`,
+    [webhookId, id],
+  );
   return rows[0];
 }
 
@@ -486,7 +521,8 @@ export interface SentDelivery {
   position: ChangePosition;
   eventId: string;
   eventType: string;
-  body: string;
+  /** The body of a new event (a test event); a retry sends its event's stored body. */
+  body: string | null;
   attemptCount: number;
   previousDeliveryId: string | null;
   result: Omit<AttemptResult, 'deliveryId' | 'attemptCount' | 'nextAttemptAt'>;
@@ -505,12 +541,14 @@ export async function recordSentDelivery(
 ): Promise<void> {
   const r = sent.result;
   await db.transaction(async (tx) => {
+    await lockWebhooks(tx, [sent.webhookId]);
+    if (sent.body !== null) await insertEvents(tx, [{ id: sent.eventId, eventType: sent.eventType, body: sent.body }]);
     await tx.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type, body, status, attempt_count,
+      `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type, status, attempt_count,
                                        response_status, response_body, latency_ms, last_error, delivered_at, failed_at,
                                        previous_delivery_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-               CASE WHEN $8 = 'done' THEN $14::timestamptz END, CASE WHEN $8 = 'failed' THEN $14::timestamptz END, $15)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+               CASE WHEN $7 = 'done' THEN $13::timestamptz END, CASE WHEN $7 = 'failed' THEN $13::timestamptz END, $14)`,
       [
         sent.id,
         sent.webhookId,
@@ -518,7 +556,6 @@ export async function recordSentDelivery(
         sent.position.changeId,
         sent.eventId,
         sent.eventType,
-        sent.body,
         r.status,
         sent.attemptCount,
         r.responseStatus,
@@ -570,6 +607,19 @@ export async function pruneDeliveries(db: Queryable, before: Date, chunk = 5000)
       [before, chunk],
     );
     removed += rows[0]!.n;
+    if (rows[0]!.n < chunk) break;
+  }
+  // Events no delivery refers to any more.
+  for (;;) {
+    const rows = await db.query<{ n: number }>(
+      `WITH doomed AS (
+         SELECT e.id FROM webhook_events e
+          WHERE e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+          LIMIT $2
+       ), gone AS (DELETE FROM webhook_events e USING doomed WHERE e.id = doomed.id RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, chunk],
+    );
     if (rows[0]!.n < chunk) return removed;
   }
 }
