@@ -20,7 +20,7 @@ import { loadPasswordEstimator } from './services/passwords.js';
 import { Metrics } from './infra/metrics.js';
 import { operations, requestId } from './http/operations.js';
 import type { AppServices, Lifecycle } from './dependencies.js';
-import { errorShapeFor, notFoundHandler } from './http/error-handling.js';
+import { errorShapeFor, frameworkErrors, notFoundHandler } from './http/error-handling.js';
 import { registerDocs } from './http/docs.js';
 import { validatorCompiler } from './http/validation.js';
 import { HttpWebhookTransport, systemResolver, type HostResolver } from './infra/webhook-transport.js';
@@ -38,6 +38,8 @@ export interface AppOptions {
   lifecycle?: Lifecycle;
   /** How webhook targets are resolved (tests answer names themselves); the system's DNS by default. */
   webhookResolver?: HostResolver;
+  /** The clock relative dates in queries (v2 `date_preset`) count from; the system's by default (tests fix it). */
+  now?: () => Date;
   /** pino destination (tests capture logs); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
 }
@@ -102,6 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: false,
     // A request id on every log line and in X-Request-Id.
     genReqId: requestId,
+    // What the router refuses before any route sees it answers in the family's shape too.
+    frameworkErrors,
   });
   // Requests are checked by the validator ingested records go through (src/services/validation.ts).
   app.setValidatorCompiler(validatorCompiler);
@@ -133,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
     metrics: new Metrics(db),
     lifecycle: options.lifecycle ?? { draining: false },
+    now: options.now ?? (() => new Date()),
   };
   services.metrics.watchIndex(() => services.readModel.stats());
   // Deliveries leave through one transport; every process may dispatch and send (they share the queue).

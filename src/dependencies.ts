@@ -35,4 +35,6 @@ export interface AppServices {
   webhooks: WebhookService;
   metrics: Metrics;
   lifecycle: Lifecycle;
+  /** The time now: what relative dates in queries (v2 `date_preset`) count from; tests fix it. */
+  now: () => Date;
 }

@@ -3,7 +3,7 @@
 import { CHANGE_DATASETS } from '../src/db/queries/change-log.js';
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { DATASETS } from '../src/datasets/index.js';
+import { DATASETS, datasetNamed, VIEWS } from '../src/datasets/index.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from './helpers.js';
 import { ADMIN_TOKEN } from './ingest/support.js';
 
@@ -35,14 +35,16 @@ describeEach('dataset registry', (backend) => {
   it('names every dataset once: its change log name, its ingest kind, its endpoint', async () => {
     assert.deepEqual(DATASETS.map((d) => d.name).sort(), [...CHANGE_DATASETS].sort());
     const document = (await ctx.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
-    // The changes feed and the webhooks API span every dataset; every other API path is one dataset's list.
-    const spanning = ['/api/v2/changes', '/api/v2/webhooks'];
+    // The changes feed and the webhooks API span every dataset, and a v1 dataset's batch lookup sits under its
+    // list; every other API path is one dataset's list, or one view's (a dataset behind a second endpoint).
+    const spanning = ['/api/v2/changes', '/api/v2/webhooks', '/api/v1/funding/lookup', '/api/v1/m-a/lookup'];
     assert.deepEqual(
       Object.keys(document.paths).filter(
         (path) => path.startsWith('/api/') && !spanning.some((prefix) => path.startsWith(prefix)),
       ),
-      DATASETS.map((d) => `/api/${d.api.family}${d.api.path}`),
+      [...DATASETS, ...VIEWS].map((d) => `/api/${d.api.family}${d.api.path}`),
     );
+    for (const view of VIEWS) assert.ok(datasetNamed(view.name), `${view.api.path} is a view of a dataset of the registry`);
   });
 
   for (const dataset of DATASETS) {

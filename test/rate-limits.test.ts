@@ -122,7 +122,11 @@ describe('rate limits on one instance (memory store, controllable clock)', () =>
       assert.equal(ok.headers['ratelimit'], `"default";r=${limit - 1};t=60`);
       const refused = results[limit]!;
       assert.equal(refused.statusCode, 429);
-      assert.deepEqual(refused.json(), { success: false, error: 'Rate limit exceeded. Please try again later.' });
+      assert.deepEqual(refused.json(), {
+        success: false,
+        error: 'Rate limit exceeded. Please try again later.',
+        code: 'rate_limited',
+      });
       assert.equal(refused.headers['retry-after'], '60');
       const [ledger] = await ctx.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND reason = 'request'`,

@@ -3,23 +3,44 @@ import type { Condition } from '../db/queries/conditions.js';
 import { generateAcquisitionSignals } from '../seed/v2-generator.js';
 import { AcquisitionSignalRecord, AcquisitionsQuery, AcquisitionsResponse } from '../schemas/v2.js';
 import { countryKey } from '../services/countries.js';
-import { labelKey, splitList } from '../services/normalize.js';
-import { defineDataset } from './dataset.js';
-import { countryKeys, dateBounds, queryWords, searchText, signalPaging, wordConditions } from './filters.js';
+import { labelKey, splitList, urlKey } from '../services/normalize.js';
+import { companyIdentifiers, namesCompanies, type CompanyIdentifiers } from './company-identifiers.js';
+import { defineDataset, type RowOrder } from './dataset.js';
+import { countryKeys, queryWords, searchText, signalPaging, wordConditions } from './filters.js';
+import { dateRange, excludedCountryKeys, sortOrder } from './published.js';
 
-export interface AcquisitionFilter {
+export interface AcquisitionFilter extends CompanyIdentifiers {
   countryKeys: string[];
+  excludedCountryKeys: string[];
+  order?: RowOrder<AcquisitionRow>;
   categoryKeys: string[];
   words: string[];
   from?: string;
   before?: string;
 }
 
+/**
+ * The published sort fields on our columns. A signal has one date, lastUpdated (sort_at): it is
+ * both when it occurred and when it was discovered. It has no amount (every amount is unknown),
+ * so sort_by=amount lists the signals as occurred_at does.
+ */
+const SORT_COLUMNS = {
+  occurred_at: 'sort_at',
+  discovered_at: 'sort_at',
+  amount: 'sort_at',
+  employee_count: 'employee_count',
+} as const;
+
 export interface AcquisitionRow {
   record_id: string;
   category_key: string | null;
   country_key: string | null;
   search_text: string;
+  /** The company's website and LinkedIn page as urlKey normalises them (company_domain, company_linkedin_url). */
+  website_key: string | null;
+  linkedin_key: string | null;
+  /** employeeCount, what sort_by=employee_count orders by. */
+  employee_count: number | null;
   sort_at: string;
   doc: string | Buffer;
 }
@@ -45,30 +66,50 @@ export const acquisitions = defineDataset<
     description: 'Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first.',
     response: { ...AcquisitionsResponse, description: 'A page of records' },
     paging: signalPaging,
+    exactMatch: namesCompanies,
   },
-  filter: (query) => ({
+  filter: (query, context) => ({
     countryKeys: countryKeys(query.countries),
+    excludedCountryKeys: excludedCountryKeys(query.exclude_countries),
     categoryKeys: [...new Set(splitList(query.categories).map(labelKey))],
     words: queryWords('search', query.search),
-    ...dateBounds(query.dateFrom, query.dateTo, ['dateFrom', 'dateTo']),
+    ...dateRange(query, context),
+    ...companyIdentifiers(query),
+    order: sortOrder<keyof typeof SORT_COLUMNS, AcquisitionRow>(query, SORT_COLUMNS, 'occurred_at'),
   }),
   conditions(filter) {
     const conditions: Condition<AcquisitionRow>[] = [];
     if (filter.countryKeys.length > 0) conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys });
+    if (filter.excludedCountryKeys.length > 0) {
+      conditions.push({ column: 'country_key', op: 'notIn', values: filter.excludedCountryKeys });
+    }
     if (filter.categoryKeys.length > 0) {
       conditions.push({ column: 'category_key', op: 'in', values: filter.categoryKeys });
     }
     if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
     if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
     conditions.push(...wordConditions<AcquisitionRow>('search_text', filter.words));
+    if (filter.domainKeys) conditions.push({ column: 'website_key', op: 'in', values: filter.domainKeys });
+    if (filter.linkedinKeys) conditions.push({ column: 'linkedin_key', op: 'in', values: filter.linkedinKeys });
     return conditions;
   },
-  indexed: { category_key: 'enum', country_key: 'enum', search_text: 'words' },
+  order: (filter) => filter.order,
+  indexed: {
+    category_key: 'enum',
+    country_key: 'enum',
+    search_text: 'words',
+    website_key: 'key',
+    linkedin_key: 'key',
+    employee_count: 'number',
+  },
   columns: [
     { name: 'record_id', type: 'uuid' },
     { name: 'category_key', type: 'text' },
     { name: 'country_key', type: 'text' },
     { name: 'search_text', type: 'text' },
+    { name: 'website_key', type: 'text' },
+    { name: 'linkedin_key', type: 'text' },
+    { name: 'employee_count', type: 'float8' },
     { name: 'sort_at', type: 'timestamptz' },
     { name: 'doc', type: 'text' },
   ],
@@ -79,6 +120,9 @@ export const acquisitions = defineDataset<
     category_key: record.category === null ? null : labelKey(record.category),
     country_key: countryKey(record.country),
     search_text: searchText([record.companyName, record.industry]),
+    website_key: urlKey(record.website),
+    linkedin_key: urlKey(record.linkedinUrl),
+    employee_count: record.employeeCount,
     sort_at: record.lastUpdated,
     doc: JSON.stringify(record),
   }),

@@ -5,6 +5,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Condition } from '../db/queries/conditions.js';
 import { upserter, type ColumnSpec, type Upserter } from '../db/queries/upsert.js';
 import type { ColumnKind } from '../filter-index/index.js';
+import type { LookupBody } from '../schemas/lookup.js';
 import type { DealStatus } from '../schemas/v1.js';
 import type { SignalEndpoint } from '../schemas/v2.js';
 
@@ -51,6 +52,8 @@ export interface V1Api<Query> extends ApiDocs {
   /** The filters as echoed in the body's `params`. */
   params(query: Query): object;
   page(query: Query): number;
+  /** A body for its batch lookup (POST PATH/lookup) that finds records of the demo data: the docs' example. */
+  lookupExample?: LookupBody;
 }
 
 /** A v2 signal endpoint: page and limit in the query, paging in the envelope, credits charged. */
@@ -58,6 +61,34 @@ export interface SignalApi<Query> extends ApiDocs {
   family: 'v2';
   endpoint: SignalEndpoint;
   paging(query: Query): { page: number; limit: number; count: boolean };
+  /**
+   * Whether the query names its companies exactly (company_domain, company_linkedin_url): each
+   * record served then carries `match_confidence: "exact"`.
+   */
+  exactMatch?(query: Query): boolean;
+}
+
+/**
+ * The form a view (src/datasets/view.ts) serves its dataset's records in: made from the stored
+ * document and the row's natural key when a page is served.
+ */
+export interface DocumentView {
+  /** Names the served form: the read model keeps it apart from the stored documents. */
+  name: string;
+  /** The served record's JSON text, from the stored document's JSON text and the row's natural key. */
+  serve(doc: string, naturalKey: string): string;
+}
+
+/** What a query is read against besides itself. */
+export interface FilterContext {
+  /** The time of the request, which relative dates (v2 `date_preset`) count from; the clock's when absent. */
+  now?: Date;
+}
+
+/** A page's order: by a column (nulls last), ties by id, both in `direction`. */
+export interface RowOrder<Row> {
+  column: keyof Row & string;
+  direction: 'asc' | 'desc';
 }
 
 export type Scale = 'demo' | 'large';
@@ -84,11 +115,18 @@ export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extend
   references?: readonly TSchema[];
   /** The list endpoint's query schema. */
   query: Q;
+  /** How a view serves the stored documents; absent (a dataset's own endpoint), they are served as stored. */
+  document?: DocumentView;
   api: V1Api<NoInfer<ValidQuery<Q>>> | SignalApi<NoInfer<ValidQuery<Q>>>;
   /** query → filter: the rules the schema cannot state (an ApiError names a broken one), values normalised. */
-  filter(query: NoInfer<ValidQuery<Q>>): F;
+  filter(query: NoInfer<ValidQuery<Q>>, context?: FilterContext): F;
   /** filter → the conditions a record must meet. */
   conditions(filter: F): Condition<Row>[];
+  /**
+   * The order the filter asks for (v2 `sort_by`, `sort_order`); absent or undefined, the index's own:
+   * newest `sort_at` first, ties by id. The column is `sort_at` or one indexed as `number` or `text`.
+   */
+  order?(filter: F): RowOrder<Row> | undefined;
   /**
    * How the in-memory filter index (src/filter-index) keeps each column a condition tests, sort_at
    * aside (it is the index's order): one value (enum), a set (multi), a minimum (number), an exact

@@ -1,5 +1,6 @@
 // query → filter helpers shared by the datasets: the rules the query schemas cannot state.
-import { countryKey, countryCode, isIsoCountryCode } from '../services/countries.js';
+import { countryCodesOf } from '../services/country-groups.js';
+import { countryKey, countryCode } from '../services/countries.js';
 import { invalidParameter } from '../services/errors.js';
 import { labelKey, splitList, urlKey } from '../services/normalize.js';
 import { searchWords } from '../filter-index/index.js';
@@ -10,7 +11,7 @@ const DAY_MS = 86_400_000;
 /** Inclusive calendar-date bounds (UTC) as [from, before) timestamps; from after to is a 400. */
 export function dateBounds(from: string | undefined, to: string | undefined, names: [string, string]) {
   if (from !== undefined && to !== undefined && from > to) {
-    throw invalidParameter(`${names[0]} (${from}) must not be after ${names[1]} (${to})`);
+    throw invalidParameter(`${names[0]} (${from}) must not be after ${names[1]} (${to})`, names[0]);
   }
   return {
     from: from === undefined ? undefined : `${from}T00:00:00Z`,
@@ -23,25 +24,32 @@ export function allowedValues(name: string, raw: string | undefined, allowed: re
   const values = splitList(raw).map(labelKey);
   const unknown = values.filter((v) => !allowed.includes(v));
   if (unknown.length > 0) {
-    throw invalidParameter(`${name}: "${unknown[0]}" is not allowed; allowed values: ${allowed.join(', ')}`);
+    throw invalidParameter(`${name}: "${unknown[0]}" is not allowed; allowed values: ${allowed.join(', ')}`, name);
   }
   return [...new Set(values)];
 }
 
-/** v2 `countries`: ISO 3166 alpha-2 codes, any case, as the lower-case keys stored rows carry. */
+/**
+ * v2 `countries`: ISO 3166 alpha-2 codes and the published country categories (their members), any
+ * case, as the lower-case keys stored rows carry.
+ */
 export function countryKeys(raw: string | undefined): string[] {
-  const codes = splitList(raw);
-  const unknown = codes.find((code) => !isIsoCountryCode(code));
-  if (unknown !== undefined) {
-    throw invalidParameter(`countries: "${unknown}" is not an ISO 3166 alpha-2 country code (e.g. US, GB, DE)`);
+  const keys = new Set<string>();
+  for (const value of splitList(raw)) {
+    const codes = countryCodesOf(value, false);
+    if (codes === undefined) {
+      // Worded as before the categories came (existing answers keep their words); the parameter's description lists them.
+      throw invalidParameter(`countries: "${value}" is not an ISO 3166 alpha-2 country code (e.g. US, GB, DE)`, 'countries');
+    }
+    for (const code of codes) keys.add(code.toLowerCase());
   }
-  return [...new Set(codes.map((code) => code.toLowerCase()))];
+  return [...keys];
 }
 
 /** v1 `country`: one ISO code or English name, as its stored key. */
 export function countryKeyOf(raw: string): string {
   if (countryCode(raw) === undefined) {
-    throw invalidParameter('country must be an ISO 3166 alpha-2 code (e.g. "US") or an English country name');
+    throw invalidParameter('country must be an ISO 3166 alpha-2 code (e.g. "US") or an English country name', 'country');
   }
   return countryKey(raw)!;
 }
@@ -55,8 +63,8 @@ export function countryKeyOf(raw: string): string {
 export function queryWords(name: string, raw: string | undefined): string[] {
   if (raw === undefined || raw.trim() === '') return [];
   const words = [...new Set(searchWords(raw))];
-  if (words.length === 0) throw invalidParameter(`${name}: must contain a letter or a digit`);
-  if (words.length > 10) throw invalidParameter(`${name}: at most 10 words`);
+  if (words.length === 0) throw invalidParameter(`${name}: must contain a letter or a digit`, name);
+  if (words.length > 10) throw invalidParameter(`${name}: at most 10 words`, name);
   return words;
 }
 

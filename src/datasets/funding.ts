@@ -27,7 +27,25 @@ export interface FundingRow extends CompanyColumns {
   name_path: string;
   round_key: string | null;
   funding_amount: number;
+  /** What v2 funding signals' sort_by=employee_count and founded_year order by (see companySize). */
+  employee_count: number | null;
+  founded_year: number | null;
   doc: string | Buffer;
+}
+
+/**
+ * The company's size and age as funding signals serve them (employeeCount, foundedYear): the
+ * headcount of its latest historical_headcount entry (of entries of the same date, the last), and
+ * company_info.year_founded; null when absent.
+ */
+export function companySize(record: Partial<FundingRecord>): { employee_count: number | null; founded_year: number | null } {
+  let latest: { at: number; count: number } | null = null;
+  for (const entry of record.historical_headcount ?? []) {
+    const at = Date.parse(entry.date);
+    if (latest === null || at >= latest.at) latest = { at, count: entry.headcount };
+  }
+  const integer = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+  return { employee_count: integer(latest?.count), founded_year: integer(record.company_info?.year_founded) };
 }
 
 export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilter, typeof FundingRecord, FundingRow>({
@@ -54,6 +72,10 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
       date_to: query.date_to ?? null,
     }),
     page: v1Page,
+    lookupExample: {
+      websites: ['https://www.lumly.com/', 'osiqlabs.com', 'no-such-company.example'],
+      linkedin_urls: ['linkedin.com/company/champlin-media'],
+    },
   },
   filter: (query) => ({
     ...companyFilter(query),
@@ -69,6 +91,10 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
   indexed: {
     round_key: 'enum',
     funding_amount: 'number',
+    employee_count: 'number',
+    founded_year: 'number',
+    // The words of the company's slug: what v2 `search` matches (src/datasets/funding-signals.ts).
+    name_path: 'words',
     ...COMPANY_INDEXED,
   },
   columns: [
@@ -77,6 +103,8 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     { name: 'name_path', type: 'text' },
     { name: 'round_key', type: 'text' },
     { name: 'funding_amount', type: 'bigint' },
+    { name: 'employee_count', type: 'float8' },
+    { name: 'founded_year', type: 'float8' },
     ...COMPANY_COLUMNS,
   ],
   // A round has no id of its own: its source's id when the file gives one, else what tells rounds apart.
@@ -100,6 +128,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
       name_path: namePath,
       round_key: record.round_type === null ? null : labelKey(record.round_type),
       funding_amount: record.funding_amount,
+      ...companySize(record),
       ...companyKeys(record),
       sort_at: sortAt,
       doc: JSON.stringify(doc),

@@ -3,8 +3,8 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Condition } from '../db/queries/conditions.js';
 import type { IndexRow, IndexSource } from '../db/queries/read-model.js';
-import type { ColumnSpec, IndexFilter, IndexRecord, Term } from '../filter-index/index.js';
-import type { Dataset, StoredRow } from './dataset.js';
+import type { ColumnSpec, IndexFilter, IndexRecord, SortOrder, Term } from '../filter-index/index.js';
+import type { Dataset, RowOrder, StoredRow } from './dataset.js';
 
 type AnyCondition = Condition<Record<string, unknown>>;
 
@@ -16,6 +16,8 @@ export interface IndexedDataset {
   /** Where the rows come from: the table and the types of the columns read. */
   source: IndexSource;
   indexFilter(conditions: readonly AnyCondition[]): IndexFilter;
+  /** A row order as the index takes it: undefined for its own (sort_at DESC, id DESC). */
+  indexOrder(order: { column: string; direction: RowOrder<unknown>['direction'] } | undefined): SortOrder | undefined;
 }
 
 /** Reads a condition on `sort_at` (a bound of the index's order) or on an indexed column (a term). */
@@ -23,7 +25,12 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
   dataset: Dataset<Q, F, R, Row>,
 ): IndexedDataset {
   const kinds = dataset.indexed as Readonly<Record<string, ColumnSpec['kind'] | undefined>>;
-  const columns = Object.entries(kinds).map(([name, kind]) => ({ name, kind: kind! }));
+  // Number columns are the amounts and counts pages are ordered by: the index keeps their order.
+  const columns = Object.entries(kinds).map(([name, kind]) => ({
+    name,
+    kind: kind!,
+    ...(kind === 'number' && { sorted: true }),
+  }));
   const source: IndexSource = {
     table: dataset.table,
     columns: columns.map(({ name }) => {
@@ -54,6 +61,14 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
       }
       return { sortFrom, sortBefore, terms };
     },
+    indexOrder(order) {
+      if (order === undefined) return undefined;
+      if (order.column === 'sort_at') return order.direction === 'desc' ? undefined : { direction: 'asc' };
+      const kind = kinds[order.column];
+      if (kind !== 'number' && kind !== 'text')
+        throw new Error(`${dataset.name}: ${order.column} is not indexed as number or text`);
+      return { column: order.column, direction: order.direction };
+    },
   };
 }
 
@@ -66,8 +81,13 @@ function term(condition: AnyCondition, kind: ColumnSpec['kind']): Term {
     case 'in':
     case 'overlaps':
       return { column, anyOf: condition.values };
+    case 'notIn':
+    case 'notOverlaps':
+      return { column, noneOf: condition.values };
     case 'atLeast':
       return { column, min: Number(condition.value) };
+    case 'atMost':
+      return { column, max: Number(condition.value) };
     case 'wordPrefix':
       return { column, words: [condition.word] };
     case 'below':

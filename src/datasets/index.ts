@@ -3,11 +3,18 @@
 // (and the migration that creates its table).
 import { acquisitions } from './acquisitions.js';
 import { funding } from './funding.js';
+import { fundingSignals } from './funding-signals.js';
 import { investors } from './investors.js';
 import { jobChanges } from './job-changes.js';
 import { mA } from './m-a.js';
 
 export const DATASETS = [funding, mA, investors, jobChanges, acquisitions] as const;
+
+/**
+ * Second endpoints over a dataset's records (src/datasets/view.ts): served like a dataset's own,
+ * stored, indexed, ingested and seeded only as their dataset.
+ */
+export const VIEWS = [fundingSignals] as const;
 
 export type AnyDataset = (typeof DATASETS)[number];
 export type DatasetName = AnyDataset['name'];
@@ -23,7 +30,7 @@ export function datasetNamed(name: string): AnyDataset | undefined {
   return DATASETS.find((dataset) => dataset.name === name);
 }
 
-export { acquisitions, funding, investors, jobChanges, mA };
+export { acquisitions, funding, fundingSignals, investors, jobChanges, mA };
 export type { Dataset, RecordExtras, Scale, StoredRow } from './dataset.js';
 
 /** A value per dataset, by name. */

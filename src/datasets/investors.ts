@@ -3,20 +3,40 @@ import { generateInvestors } from '../seed/v2-generator.js';
 import { INVESTOR_TYPES, InvestorRecord, InvestorsQuery, InvestorsResponse } from '../schemas/v2.js';
 import { countryKey } from '../services/countries.js';
 import type { Condition } from '../db/queries/conditions.js';
-import { defineDataset } from './dataset.js';
+import { defineDataset, type RowOrder } from './dataset.js';
 import { allowedValues, countryKeys, queryWords, searchText, signalPaging, wordConditions } from './filters.js';
+import { dateRange, excludedCountryKeys, sortOrder } from './published.js';
 
 export interface InvestorFilter {
   countryKeys: string[];
+  excludedCountryKeys: string[];
   types: string[];
   words: string[];
+  from?: string;
+  before?: string;
+  order?: RowOrder<InvestorRow>;
 }
+
+/**
+ * The published sort fields on our columns: investors have no creation date of their own, and
+ * lastUpdated (sort_at) is what the published default, created_at descending, lists first here.
+ */
+const SORT_COLUMNS = {
+  name: 'name',
+  created_at: 'sort_at',
+  ticket_size_min: 'ticket_size_min',
+  ticket_size_max: 'ticket_size_max',
+} as const;
 
 export interface InvestorRow {
   record_id: string;
   investor_type: string;
   country_key: string | null;
   search_text: string;
+  /** What sort_by=name orders by (its collation key is the index's), and typicalCheckSize's bounds. */
+  name: string;
+  ticket_size_min: number | null;
+  ticket_size_max: number | null;
   sort_at: string;
   doc: string | Buffer;
 }
@@ -37,24 +57,43 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     response: { ...InvestorsResponse, description: 'A page of records' },
     paging: signalPaging,
   },
-  filter: (query) => ({
+  filter: (query, context) => ({
     countryKeys: countryKeys(query.countries),
+    excludedCountryKeys: excludedCountryKeys(query.exclude_countries),
     types: allowedValues('categories', query.categories, INVESTOR_TYPES),
     words: queryWords('search', query.search),
+    ...dateRange(query, context),
+    order: sortOrder<keyof typeof SORT_COLUMNS, InvestorRow>(query, SORT_COLUMNS, 'created_at'),
   }),
   conditions(filter) {
     const conditions: Condition<InvestorRow>[] = [];
     if (filter.countryKeys.length > 0) conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys });
+    if (filter.excludedCountryKeys.length > 0) {
+      conditions.push({ column: 'country_key', op: 'notIn', values: filter.excludedCountryKeys });
+    }
+    if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
+    if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
     if (filter.types.length > 0) conditions.push({ column: 'investor_type', op: 'in', values: filter.types });
     conditions.push(...wordConditions<InvestorRow>('search_text', filter.words));
     return conditions;
   },
-  indexed: { investor_type: 'enum', country_key: 'enum', search_text: 'words' },
+  order: (filter) => filter.order,
+  indexed: {
+    investor_type: 'enum',
+    country_key: 'enum',
+    search_text: 'words',
+    name: 'text',
+    ticket_size_min: 'number',
+    ticket_size_max: 'number',
+  },
   columns: [
     { name: 'record_id', type: 'uuid' },
     { name: 'investor_type', type: 'text' },
     { name: 'country_key', type: 'text' },
     { name: 'search_text', type: 'text' },
+    { name: 'name', type: 'text' },
+    { name: 'ticket_size_min', type: 'float8' },
+    { name: 'ticket_size_max', type: 'float8' },
     { name: 'sort_at', type: 'timestamptz' },
     { name: 'doc', type: 'text' },
   ],
@@ -66,6 +105,9 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     country_key: countryKey(record.country),
     // The type is searchable as written and as words ("family_office", "family office").
     search_text: searchText([record.name, record.investorType, record.investorType.replace(/_/g, ' ')]),
+    name: record.name,
+    ticket_size_min: record.typicalCheckSize?.min ?? null,
+    ticket_size_max: record.typicalCheckSize?.max ?? null,
     sort_at: record.lastUpdated,
     doc: JSON.stringify(record),
   }),

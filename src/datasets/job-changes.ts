@@ -4,8 +4,9 @@ import { generateJobChanges } from '../seed/v2-generator.js';
 import { JobChangeRecord, JobChangesQuery, JobChangesResponse } from '../schemas/v2.js';
 import { urlKey } from '../services/normalize.js';
 import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../services/role-classifier.js';
-import { defineDataset } from './dataset.js';
+import { defineDataset, type RowOrder } from './dataset.js';
 import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey, wordConditions } from './filters.js';
+import { dateRange, sortOrder } from './published.js';
 
 export interface JobChangeFilter {
   words: string[];
@@ -14,7 +15,18 @@ export interface JobChangeFilter {
   positions: string[];
   departments: string[];
   seniorities: string[];
+  from?: string;
+  before?: string;
+  order?: RowOrder<JobChangeRow>;
 }
+
+/** The published sort fields on our columns (occurredAt is sort_at). */
+const SORT_COLUMNS = {
+  occurred_at: 'sort_at',
+  discovered_at: 'discovered_at',
+  person_name: 'person_name',
+  company_name: 'company_name',
+} as const;
 
 export interface JobChangeRow {
   record_id: string;
@@ -24,6 +36,10 @@ export interface JobChangeRow {
   person_key: string | null;
   company_key: string | null;
   search_text: string;
+  /** What sort_by orders by besides sort_at: discoveredAt, and the names (the index orders by their collation keys). */
+  discovered_at: string;
+  person_name: string;
+  company_name: string;
   sort_at: string;
   doc: string | Buffer;
 }
@@ -53,13 +69,15 @@ export const jobChanges = defineDataset<
     response: { ...JobChangesResponse, description: 'A page of records' },
     paging: signalPaging,
   },
-  filter: (query) => ({
+  filter: (query, context) => ({
     words: queryWords('search', query.search),
     personKey: query.personLinkedinUrl === undefined ? undefined : urlFilterKey(query.personLinkedinUrl),
     companyKey: query.companyLinkedinUrl === undefined ? undefined : urlFilterKey(query.companyLinkedinUrl),
     positions: allowedValues('positions', query.positions, POSITIONS),
     departments: allowedValues('departments', query.departments, DEPARTMENTS),
     seniorities: allowedValues('seniorities', query.seniorities, SENIORITIES),
+    ...dateRange(query, context),
+    order: sortOrder<keyof typeof SORT_COLUMNS, JobChangeRow>(query, SORT_COLUMNS, 'occurred_at'),
   }),
   conditions(filter) {
     const conditions: Condition<JobChangeRow>[] = [];
@@ -70,10 +88,16 @@ export const jobChanges = defineDataset<
       conditions.push({ column: 'departments', op: 'overlaps', values: filter.departments });
     }
     if (filter.seniorities.length > 0) conditions.push({ column: 'seniority', op: 'in', values: filter.seniorities });
+    if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
+    if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
     conditions.push(...wordConditions<JobChangeRow>('search_text', filter.words));
     return conditions;
   },
+  order: (filter) => filter.order,
   indexed: {
+    discovered_at: 'number',
+    person_name: 'text',
+    company_name: 'text',
     position: 'enum',
     departments: 'multi',
     seniority: 'enum',
@@ -89,6 +113,9 @@ export const jobChanges = defineDataset<
     { name: 'person_key', type: 'text' },
     { name: 'company_key', type: 'text' },
     { name: 'search_text', type: 'text' },
+    { name: 'discovered_at', type: 'timestamptz' },
+    { name: 'person_name', type: 'text' },
+    { name: 'company_name', type: 'text' },
     { name: 'sort_at', type: 'timestamptz' },
     { name: 'doc', type: 'text' },
   ],
@@ -104,6 +131,9 @@ export const jobChanges = defineDataset<
       person_key: urlKey(record.personLinkedinUrl),
       company_key: urlKey(record.companyLinkedinUrl),
       search_text: searchText([record.personName, record.companyName, record.newRole, record.previousCompanyName]),
+      discovered_at: record.discoveredAt,
+      person_name: record.personName,
+      company_name: record.companyName,
       sort_at: record.occurredAt,
       doc: JSON.stringify(record),
     };

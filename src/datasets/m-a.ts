@@ -55,6 +55,10 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
       date_to: query.date_to ?? null,
     }),
     page: v1Page,
+    lookupExample: {
+      websites: ['https://www.nextwave.kr', 'rothara.ai', 'no-such-company.example'],
+      linkedin_urls: ['https://www.linkedin.com/company/falekara/'],
+    },
   },
   filter: (query) => ({
     ...companyFilter(query),

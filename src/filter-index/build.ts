@@ -4,7 +4,17 @@
 // force merged with the changes since, already in order, so its sorts find one run and cost one pass.
 // Every loop runs in slices (see Slicer) so a build never holds the event loop for long.
 import { popcount, setBit, wordCount } from './bits.js';
-import { MainPart, type Codes, type EnumIndex, type MultiIndex, type NumberIndex, type WordsIndex } from './main-part.js';
+import { PackedKeys } from './packed.js';
+import {
+  MainPart,
+  type ColumnOrder,
+  type Codes,
+  type EnumIndex,
+  type MultiIndex,
+  type NumberIndex,
+  type TextIndex,
+  type WordsIndex,
+} from './main-part.js';
 import { comesBefore, type PreparedRecord, type Schema } from './records.js';
 import { Float64Column, identity, Int32Column, Slicer, sortIndices } from './work.js';
 
@@ -98,6 +108,36 @@ class StagingWords {
   }
 }
 
+class StagingText {
+  /** The previous main part's sorted keys (codes 0…), then keys seen since (codes base.length…). */
+  readonly base: PackedKeys;
+  readonly extra = new Map<string, number>();
+  readonly extraKeys: string[] = [];
+  /** Per row: a code, or -1 for null. */
+  readonly codes: Int32Column;
+
+  constructor(rows: number, base?: TextIndex) {
+    this.codes = new Int32Column(rows);
+    this.base = base?.keys ?? PackedKeys.EMPTY;
+  }
+
+  add(key: string | null): void {
+    if (key === null) {
+      this.codes.push(-1);
+      return;
+    }
+    const { base } = this;
+    const lo = base.lowerBound(key);
+    let code = lo < base.length && base.at(lo) === key ? lo : this.extra.get(key);
+    if (code === undefined) {
+      code = base.length + this.extraKeys.length;
+      this.extraKeys.push(key);
+      this.extra.set(key, code);
+    }
+    this.codes.push(code);
+  }
+}
+
 export class Staging {
   readonly ids: Float64Column;
   readonly sortAt: Float64Column;
@@ -106,6 +146,7 @@ export class Staging {
   readonly numbers: Float64Column[];
   readonly keys: StagingKeys[];
   readonly words: StagingWords[];
+  readonly texts: StagingText[];
 
   /**
    * With `base`, value codes start as the base's, so its records are copied code for code.
@@ -120,6 +161,7 @@ export class Staging {
     this.numbers = slots(schema.counts.number).map(() => new Float64Column(rows));
     this.keys = slots(schema.counts.key).map(() => new StagingKeys());
     this.words = slots(schema.counts.words).map((slot) => new StagingWords(base?.words[slot]));
+    this.texts = slots(schema.counts.text).map((slot) => new StagingText(rows ?? 64, base?.texts[slot]));
   }
 
   get rows(): number {
@@ -141,6 +183,7 @@ export class Staging {
       }
     });
     this.words.forEach((column, slot) => record.words[slot]!.forEach((word) => column.add(row, word)));
+    this.texts.forEach((column, slot) => column.add(record.texts[slot]!));
     return row;
   }
 
@@ -151,6 +194,8 @@ export class Staging {
     this.sortAt.push(base.sortAt[position]!);
     for (let slot = 0; slot < this.enums.length; slot++) this.enums[slot]!.codes.push(base.enums[slot]!.codes[position]!);
     for (let slot = 0; slot < this.numbers.length; slot++) this.numbers[slot]!.push(base.numbers[slot]!.values[position]!);
+    // The base's ranks are its key codes (its keys are the staging's base keys).
+    for (let slot = 0; slot < this.texts.length; slot++) this.texts[slot]!.codes.push(base.texts[slot]!.ranks[position]!);
     return row;
   }
 }
@@ -158,7 +203,8 @@ export class Staging {
 /**
  * Stages the records in force of `base` (those not in `removed`, a copy of its tombstones taken
  * when the rebuild started) merged in order with `changes` (sorted the same way). Returns the
- * staging area and its rows in id order, as a hint for the sort by id.
+ * staging area, its rows in id order (a hint for the sort by id), and where the base's positions
+ * and the changes went (rows), so the base's column orders can be carried over.
  */
 export async function stageRebuild(
   schema: Schema,
@@ -166,7 +212,7 @@ export async function stageRebuild(
   removed: Uint32Array,
   changes: readonly PreparedRecord[],
   slicer: Slicer,
-): Promise<{ staging: Staging; idOrder: Int32Array }> {
+): Promise<{ staging: Staging; idOrder: Int32Array; newRow: Int32Array; changeRows: Int32Array }> {
   const staging = new Staging(schema, base, base.size - removedCount(removed) + changes.length);
   const newRow = new Int32Array(base.size).fill(-1);
   const changeRows = new Int32Array(changes.length);
@@ -236,7 +282,7 @@ export async function stageRebuild(
     if (slicer.due()) await slicer.pause();
   }
   for (const row of changeRows) idOrder.push(row);
-  return { staging, idOrder: idOrder.view() };
+  return { staging, idOrder: idOrder.view(), newRow, changeRows };
 }
 
 function removedCount(removed: Uint32Array): number {
@@ -245,8 +291,22 @@ function removedCount(removed: Uint32Array): number {
   return count;
 }
 
+/** What a rebuild staged from its base: the base itself, and the rows its positions and the changes went to. */
+export interface Carried {
+  base: MainPart;
+  /** Per base position: its row, or -1 when it is not in force. */
+  newRow: Int32Array;
+  changeRows: Int32Array;
+}
+
 /** Turns a staging area into a main part: rows sorted newest first, then each column's structures. */
-export async function finalize(schema: Schema, staging: Staging, slicer: Slicer, idOrder?: Int32Array): Promise<MainPart> {
+export async function finalize(
+  schema: Schema,
+  staging: Staging,
+  slicer: Slicer,
+  idOrder?: Int32Array,
+  carried?: Carried,
+): Promise<MainPart> {
   const n = staging.rows;
   const rowIds = staging.ids.view();
   const rowSortAt = staging.sortAt.view();
@@ -315,7 +375,127 @@ export async function finalize(schema: Schema, staging: Staging, slicer: Slicer,
   }
   const words: WordsIndex[] = [];
   for (const column of staging.words) words.push(await finalizeWords(column, rank, slicer));
-  return new MainPart({ ids, sortAt, byId, removed, removedCount, enums, multis, numbers, keys, words });
+  const texts: TextIndex[] = [];
+  for (const column of staging.texts) {
+    const { keys: textKeys, ranks } = await finalizeText(column, rank, slicer);
+    const value = (p: number) => (ranks[p]! < 0 ? NaN : ranks[p]!);
+    const order = carried
+      ? await carryOrder(value, ids, rank, slicer, carried, carried.base.texts[texts.length]!.order)
+      : await rankOrder(ranks, textKeys.length, byId, slicer);
+    texts.push({ keys: textKeys, ranks, order });
+  }
+  for (const column of schema.columns) {
+    if (column.kind !== 'number' || !column.sorted) continue;
+    const { values } = numbers[column.slot]!;
+    const order = carried
+      ? await carryOrder((p) => values[p]!, ids, rank, slicer, carried, carried.base.numbers[column.slot]!.order)
+      : await valueOrder(values, byId, slicer);
+    numbers[column.slot] = { ...numbers[column.slot]!, order };
+  }
+  return new MainPart({ ids, sortAt, byId, removed, removedCount, enums, multis, numbers, keys, words, texts });
+}
+
+/** A text column's ColumnOrder on a first build: a counting sort by rank of the positions in id order. */
+async function rankOrder(ranks: Int32Array, keyCount: number, positionsById: Int32Array, slicer: Slicer): Promise<ColumnOrder> {
+  // starts[r + 1]: where rank r begins; rank -1 (null) goes after every key.
+  const starts = new Int32Array(keyCount + 2);
+  await chunked(ranks.length, slicer, (from, to) => {
+    for (let p = from; p < to; p++) {
+      const r = ranks[p]!;
+      starts[(r < 0 ? keyCount : r) + 1]!++;
+    }
+  });
+  for (let r = 0; r <= keyCount; r++) starts[r + 1]! += starts[r]!;
+  const valued = starts[keyCount]!;
+  const positions = new Int32Array(ranks.length);
+  await chunked(positionsById.length, slicer, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const p = positionsById[i]!;
+      const r = ranks[p]!;
+      positions[starts[r < 0 ? keyCount : r]!++] = p;
+    }
+  });
+  return { positions, valued };
+}
+
+/** A number column's ColumnOrder on a first build: the positions in id order, sorted stably by value. */
+async function valueOrder(values: Float64Array, positionsById: Int32Array, slicer: Slicer): Promise<ColumnOrder> {
+  const valued = new Int32Column(positionsById.length);
+  const nulls = new Int32Column();
+  await chunked(positionsById.length, slicer, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const p = positionsById[i]!;
+      (values[p] === values[p] ? valued : nulls).push(p);
+    }
+  });
+  const byValue = (a: number, b: number) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : 0);
+  return joinOrder(await sortIndices(valued.view(), byValue, slicer), nulls.view());
+}
+
+/**
+ * A column's ColumnOrder after a rebuild (`value` is NaN for null): the base's order, carried to
+ * the new positions, is in order already; only the changed records are sorted and merged into it.
+ */
+async function carryOrder(
+  value: (position: number) => number,
+  ids: Float64Array,
+  rank: Int32Array,
+  slicer: Slicer,
+  carried: Carried,
+  baseOrder: ColumnOrder | null,
+): Promise<ColumnOrder> {
+  const byValue = (a: number, b: number) => {
+    const x = value(a);
+    const y = value(b);
+    return x < y ? -1 : x > y ? 1 : ids[a]! - ids[b]!;
+  };
+  const byId = (a: number, b: number) => ids[a]! - ids[b]!;
+  const valued = new Int32Column();
+  const nulls = new Int32Column();
+  for (const row of carried.changeRows) (value(rank[row]!) === value(rank[row]!) ? valued : nulls).push(rank[row]!);
+  const changedValued = await sortIndices(valued.view(), byValue, slicer);
+  const changedNulls = await sortIndices(nulls.view(), byId, slicer);
+  const base = baseOrder ?? { positions: new Int32Array(0), valued: 0 };
+  const carry = async (from: number, to: number) => {
+    const out = new Int32Column(to - from);
+    await chunked(to - from, slicer, (start, end) => {
+      for (let i = from + start; i < from + end; i++) {
+        const row = carried.newRow[base.positions[i]!]!;
+        if (row >= 0) out.push(rank[row]!);
+      }
+    });
+    return out.view();
+  };
+  const mergedValued = await merge(await carry(0, base.valued), changedValued, byValue, slicer);
+  const mergedNulls = await merge(await carry(base.valued, base.positions.length), changedNulls, byId, slicer);
+  return joinOrder(mergedValued, mergedNulls);
+}
+
+function joinOrder(valued: Int32Array, nulls: Int32Array): ColumnOrder {
+  const positions = new Int32Array(valued.length + nulls.length);
+  positions.set(valued);
+  positions.set(nulls, valued.length);
+  return { positions, valued: valued.length };
+}
+
+/** Two sorted lists as one. */
+async function merge(
+  a: Int32Array,
+  b: Int32Array,
+  compare: (x: number, y: number) => number,
+  slicer: Slicer,
+): Promise<Int32Array> {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    out[k++] = compare(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!;
+    if (slicer.due()) await slicer.pause();
+  }
+  out.set(a.subarray(i), k);
+  out.set(b.subarray(j), k + a.length - i);
+  return out;
 }
 
 async function chunked(n: number, slicer: Slicer, body: (from: number, to: number) => void): Promise<void> {
@@ -401,7 +581,7 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
       }
     }
   });
-  if (present === 0) return { values, thresholds: new Float64Array(0), planes: [] };
+  if (present === 0) return { values, thresholds: new Float64Array(0), planes: [], order: null };
   const step = Math.max(1, Math.floor(n / NUMBER_SAMPLE));
   const sampled: number[] = [];
   for (let p = 0; p < n; p += step) if (values[p] === values[p]) sampled.push(values[p]!);
@@ -429,7 +609,7 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
       for (let code = lo + 1, plane = 0; code !== 0; code >>>= 1, plane++) if ((code & 1) !== 0) planes[plane]![p >>> 5]! |= bit;
     }
   });
-  return { values, thresholds: Float64Array.from(thresholds), planes };
+  return { values, thresholds: Float64Array.from(thresholds), planes, order: null };
 }
 
 async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Slicer): Promise<WordsIndex> {
@@ -478,4 +658,49 @@ async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Sli
     }
   });
   return { words, offsets, postings };
+}
+
+/**
+ * Keys no record holds any more are dropped. The base's keys are already in order; only the keys
+ * seen since are sorted (all of them on a first build), then merged in.
+ */
+async function finalizeText(column: StagingText, rank: Int32Array, slicer: Slicer): Promise<Omit<TextIndex, 'order'>> {
+  const n = rank.length;
+  const rowCodes = column.codes.view();
+  const { base, extraKeys } = column;
+  const counts = new Int32Array(base.length + extraKeys.length);
+  await chunked(n, slicer, (from, to) => {
+    for (let row = from; row < to; row++) {
+      const code = rowCodes[row]!;
+      if (code >= 0) counts[code]!++;
+    }
+  });
+  const usedExtra = new Int32Column();
+  for (let i = 0; i < extraKeys.length; i++) if (counts[base.length + i] !== 0) usedExtra.push(i);
+  const compare = (a: number, b: number) => (extraKeys[a]! < extraKeys[b]! ? -1 : extraKeys[a]! > extraKeys[b]! ? 1 : 0);
+  const sortedExtra = await sortIndices(usedExtra.view(), compare, slicer);
+  const renumber = new Int32Array(counts.length);
+  const keys: string[] = [];
+  let b = 0;
+  let e = 0;
+  while (b < base.length || e < sortedExtra.length) {
+    if (b < base.length && counts[b] === 0) {
+      b++;
+      continue;
+    }
+    const baseKey = b < base.length ? base.at(b) : undefined;
+    const takeBase = baseKey !== undefined && (e === sortedExtra.length || baseKey < extraKeys[sortedExtra[e]!]!);
+    const code = takeBase ? b++ : base.length + sortedExtra[e++]!;
+    renumber[code] = keys.length;
+    keys.push(takeBase ? baseKey : extraKeys[code - base.length]!);
+    if (slicer.due()) await slicer.pause();
+  }
+  const ranks = new Int32Array(n);
+  await chunked(n, slicer, (from, to) => {
+    for (let row = from; row < to; row++) {
+      const code = rowCodes[row]!;
+      ranks[rank[row]!] = code < 0 ? -1 : renumber[code]!;
+    }
+  });
+  return { keys: PackedKeys.pack(keys), ranks };
 }

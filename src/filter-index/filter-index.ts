@@ -9,9 +9,11 @@
 // re-applied when the new main part is swapped in, so none is lost.
 import { finalize, Staging, stageRebuild } from './build.js';
 import { MainPart } from './main-part.js';
+import { orderedPage } from './order.js';
 import {
   comesBefore,
   prepareFilter,
+  prepareOrder,
   prepareRecord,
   recordMatches,
   resolveSchema,
@@ -19,7 +21,7 @@ import {
   type PreparedRecord,
   type Schema,
 } from './records.js';
-import type { ColumnSpec, FilterIndexOptions, IndexFilter, IndexRecord, QueryResult } from './types.js';
+import type { ColumnSpec, FilterIndexOptions, IndexFilter, IndexRecord, QueryResult, SortOrder } from './types.js';
 import { Slicer } from './work.js';
 
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
@@ -116,20 +118,34 @@ export class FilterIndex {
 
   /**
    * The records matching the filter: how many, and the ids of `limit` of them from `offset` in
-   * (sortAt DESC, id DESC) order (none past the end). Synchronous: about a millisecond for a
-   * million records.
+   * (sortAt DESC, id DESC) order, or in `order` (none past the end). Synchronous: about a
+   * millisecond for a million records in the index's own order (or its reverse); another order
+   * reads the sort value of every match (see order.ts).
    */
-  query(filter: IndexFilter, offset: number, limit: number): QueryResult {
+  query(filter: IndexFilter, offset: number, limit: number, order?: SortOrder): QueryResult {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset ${offset} is not an integer >= 0`);
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit ${limit} is not an integer >= 0`);
     const prepared = prepareFilter(this.schema, filter);
+    const sort = prepareOrder(this.schema, order);
     const { main } = this;
     const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
     const hitCount = this.matchDelta(prepared);
-    const { hits } = this;
     const total = mainTotal + hitCount;
+    if (limit === 0 || offset >= total) return { total, ids: [] };
+    if (sort === null) return { total, ids: this.inOrder(mainTotal, hitCount, offset, limit) };
+    if (sort.kind === 'sortAt') {
+      // Oldest first: the default order read backwards.
+      const end = total - offset;
+      const start = Math.max(0, end - limit);
+      return { total, ids: this.inOrder(mainTotal, hitCount, start, end - start).reverse() };
+    }
+    return { total, ids: orderedPage(main, this.hits, hitCount, mainTotal, sort, offset, limit) };
+  }
+
+  /** Matches [offset, offset + limit) of the last evaluation in (sortAt DESC, id DESC) order; offset < total. */
+  private inOrder(mainTotal: number, hitCount: number, offset: number, limit: number): number[] {
+    const { main, hits } = this;
     const ids: number[] = [];
-    if (limit === 0 || offset >= total) return { total, ids };
     // Where the main part's matches and the delta's interleave: delta hit d is preceded by the main
     // matches at positions before it (a rank, no walk) and by d other hits. Find how many hits
     // come before the offset by binary search, then merge from there.
@@ -156,7 +172,7 @@ export class FilterIndex {
         hitAfter = hit < hitCount ? mainBefore(hits[hit]!) : Infinity;
       }
     }
-    return { total, ids };
+    return ids;
   }
 
   /** Estimated memory held by the index, in bytes (typed arrays, strings, the delta). */
@@ -203,8 +219,9 @@ export class FilterIndex {
     this.changedDuring = new Set();
     const slicer = new Slicer(this.sliceMs);
     const base = this.main;
-    const { staging, idOrder } = await stageRebuild(this.schema, base, base.removed.slice(), this.delta.slice(), slicer);
-    this.swap(await finalize(this.schema, staging, slicer, idOrder));
+    const staged = await stageRebuild(this.schema, base, base.removed.slice(), this.delta.slice(), slicer);
+    const { staging, idOrder, newRow, changeRows } = staged;
+    this.swap(await finalize(this.schema, staging, slicer, idOrder, { base, newRow, changeRows }));
   }
 
   /**

@@ -1,7 +1,7 @@
 // The in-memory filter index: exact totals and pages for any filter of one dataset, from memory.
 export { FilterIndex } from './filter-index.js';
 export { RecordMatcher, type CompiledFilter } from './matcher.js';
-export { keyHash, searchWords } from './text.js';
+export { collationKey, keyHash, searchWords } from './text.js';
 export type {
   ColumnKind,
   ColumnSpec,
@@ -10,5 +10,6 @@ export type {
   IndexFilter,
   IndexRecord,
   QueryResult,
+  SortOrder,
   Term,
 } from './types.js';

@@ -3,6 +3,7 @@
 // built except for its tombstones (records updated or removed since), and it answers a filter
 // with an exact total and random access to its matches in order (rank, select, next).
 import { hasBit, lowerBound, lowestBit, popcount, rangeMask, selectBit, setBit, wordCount } from './bits.js';
+import { PackedKeys } from './packed.js';
 import { comesBefore, type Condition, type Schema } from './records.js';
 
 export type Codes = Uint8Array | Uint16Array | Int32Array;
@@ -34,6 +35,18 @@ export interface NumberIndex {
   readonly values: Float64Array;
   readonly thresholds: Float64Array;
   readonly planes: readonly Uint32Array[];
+  /** For a `sorted` column. */
+  readonly order: ColumnOrder | null;
+}
+
+/**
+ * Every position in a column's order: the `valued` ones with a value first, by (value, id)
+ * ascending, then those without, by id ascending. Read backwards within each part, it is the
+ * descending order (nulls still last).
+ */
+export interface ColumnOrder {
+  readonly positions: Int32Array;
+  readonly valued: number;
 }
 
 /** (hash, position) pairs sorted by hash, then position: a lookup is a binary search. */
@@ -49,6 +62,16 @@ export interface WordsIndex {
   readonly postings: Int32Array;
 }
 
+/**
+ * A `text` column: its distinct collation keys in sorted order, and each position's index among
+ * them (-1 for null), so positions compare by a number.
+ */
+export interface TextIndex {
+  readonly keys: PackedKeys;
+  readonly ranks: Int32Array;
+  readonly order: ColumnOrder;
+}
+
 export interface MainParts {
   readonly ids: Float64Array;
   readonly sortAt: Float64Array;
@@ -61,6 +84,7 @@ export interface MainParts {
   readonly numbers: readonly NumberIndex[];
   readonly keys: readonly KeyIndex[];
   readonly words: readonly WordsIndex[];
+  readonly texts: readonly TextIndex[];
 }
 
 /** A condition bound to this part's structures. */
@@ -72,7 +96,15 @@ type BoundTerm =
       readonly codes: Codes | null;
       readonly accepted: Uint8Array | null;
     }
+  /** None of the sets: for an enum, its codes and which codes are excluded (checked row by row). */
+  | {
+      readonly kind: 'notBits';
+      readonly sets: readonly Uint32Array[];
+      readonly codes: Codes | null;
+      readonly excluded: Uint8Array | null;
+    }
   | { readonly kind: 'number'; readonly index: NumberIndex; readonly min: number }
+  | { readonly kind: 'atMost'; readonly index: NumberIndex; readonly max: number }
   /** Ascending position lists data[offsets[i] .. offsets[i + 1]) for i in [first, last), united. */
   | {
       readonly kind: 'lists';
@@ -99,6 +131,7 @@ export class MainPart {
   readonly numbers: readonly NumberIndex[];
   readonly keys: readonly KeyIndex[];
   readonly words: readonly WordsIndex[];
+  readonly texts: readonly TextIndex[];
 
   // Scratch space of evaluate(), shared by every query: queries run one at a time, synchronously.
   private readonly acc: Uint32Array;
@@ -128,6 +161,7 @@ export class MainPart {
     this.numbers = parts.numbers;
     this.keys = parts.keys;
     this.words = parts.words;
+    this.texts = parts.texts;
     this.acc = new Uint32Array(wordCount(this.size));
     this.cumulative = new Int32Array(wordCount(this.size));
   }
@@ -149,9 +183,10 @@ export class MainPart {
         bitsets: [EMPTY_BITS],
       })),
       multis: repeat(schema.counts.multi, () => ({ values: [], lookup: new Map(), bitsets: [] })),
-      numbers: repeat(schema.counts.number, () => ({ values: none, thresholds: none, planes: [] })),
+      numbers: repeat(schema.counts.number, () => ({ values: none, thresholds: none, planes: [], order: null })),
       keys: repeat(schema.counts.key, () => ({ hashes: none, positions })),
       words: repeat(schema.counts.words, () => ({ words: [], offsets: new Int32Array(1), postings: positions })),
+      texts: repeat(schema.counts.text, () => ({ keys: PackedKeys.EMPTY, ranks: positions, order: { positions, valued: 0 } })),
     });
   }
 
@@ -234,19 +269,59 @@ export class MainPart {
           terms.push({ kind: 'bits', sets: [...sets], codes: null, accepted: null });
           break;
         }
+        case 'none': {
+          // Values this part has never seen exclude nothing; when none is known, no condition is left.
+          const sets: Uint32Array[] = [];
+          if (condition.of === 'enum') {
+            const index = this.enums[condition.slot]!;
+            const excluded = new Uint8Array(index.values.length);
+            for (const value of condition.values) {
+              const code = index.lookup.get(value);
+              if (code === undefined || excluded[code] === 1) continue;
+              excluded[code] = 1;
+              sets.push(index.bitsets[code]!);
+            }
+            if (sets.length > 0) terms.push({ kind: 'notBits', sets, codes: index.codes, excluded });
+          } else {
+            const index = this.multis[condition.slot]!;
+            for (const value of new Set(condition.values)) {
+              const code = index.lookup.get(value);
+              if (code !== undefined) sets.push(index.bitsets[code]!);
+            }
+            if (sets.length > 0) terms.push({ kind: 'notBits', sets, codes: null, excluded: null });
+          }
+          break;
+        }
         case 'number': {
           const index = this.numbers[condition.slot]!;
           if (Number.isNaN(condition.min) || index.thresholds.length === 0) return null;
           terms.push({ kind: 'number', index, min: condition.min });
           break;
         }
+        case 'numberMax': {
+          const index = this.numbers[condition.slot]!;
+          if (Number.isNaN(condition.max) || index.thresholds.length === 0) return null;
+          terms.push({ kind: 'atMost', index, max: condition.max });
+          break;
+        }
         case 'key': {
           const { hashes, positions } = this.keys[condition.slot]!;
-          const first = lowerBound(hashes, condition.hash);
-          let last = first;
-          while (last < hashes.length && hashes[last] === condition.hash) last++;
-          if (last === first) return null;
-          terms.push({ kind: 'lists', data: positions, offsets: [first, last], first: 0, last: 1, count: last - first });
+          // Each hash's positions are a sorted run of `positions`; several keys (anyOf) are merged into one list.
+          const runs: [number, number][] = [];
+          for (const hash of condition.hashes) {
+            const first = lowerBound(hashes, hash);
+            let last = first;
+            while (last < hashes.length && hashes[last] === hash) last++;
+            if (last > first) runs.push([first, last]);
+          }
+          if (runs.length === 0) return null;
+          if (runs.length === 1) {
+            const [first, last] = runs[0]!;
+            terms.push({ kind: 'lists', data: positions, offsets: [first, last], first: 0, last: 1, count: last - first });
+          } else {
+            const merged = mergeRuns(positions, runs);
+            terms.push({ kind: 'lists', data: merged, offsets: [0, merged.length], first: 0, last: 1, count: merged.length });
+          }
           break;
         }
         case 'words': {
@@ -304,6 +379,47 @@ export class MainPart {
     return (lo << 5) | selectBit(this.acc[lo]!, k - cumulative[lo]!);
   }
 
+  /** The last evaluate()'s matches are a bitset (rather than a short list): they can be tested position by position. */
+  get matchedByBits(): boolean {
+    return !this.listed;
+  }
+
+  /**
+   * Walks `order` (backwards within each part when descending) and writes the first `k` positions
+   * matched by the last evaluate() to `out`; returns how many (fewer when there are fewer matches),
+   * or -1 when that took more than `maxSteps` positions. Only when matchedByBits.
+   */
+  firstInOrder(order: ColumnOrder, descending: boolean, k: number, out: Int32Array, maxSteps: number): number {
+    const { acc, lo, hi } = this;
+    const { positions, valued } = order;
+    let n = 0;
+    let steps = 0;
+    const take = (from: number, to: number, step: number) => {
+      for (let i = from; i !== to && n < k && steps <= maxSteps; i += step, steps++) {
+        const p = positions[i]!;
+        if (p >= lo && p < hi && (acc[p >>> 5]! & (1 << (p & 31))) !== 0) out[n++] = p;
+      }
+    };
+    if (descending) {
+      take(valued - 1, -1, -1);
+      take(positions.length - 1, valued - 1, -1);
+    } else take(0, positions.length, 1);
+    return steps > maxSteps ? -1 : n;
+  }
+
+  /** Writes the positions of the last evaluate()'s matches, in order, to `out` (at least `total` long). */
+  matchPositions(out: Int32Array): void {
+    if (this.listed) {
+      out.set(this.matches.subarray(0, this.total));
+      return;
+    }
+    const { acc } = this;
+    let n = 0;
+    for (let w = this.firstWord; w <= this.lastWord; w++) {
+      for (let bits = acc[w]!; bits !== 0; bits &= bits - 1) out[n++] = (w << 5) | lowestBit(bits);
+    }
+  }
+
   /** Position of the match after the k-th one, which is at `position`. */
   next(k: number, position: number): number {
     if (this.listed) return this.matches[k + 1]!;
@@ -325,11 +441,14 @@ export class MainPart {
     acc[firstWord]! &= rangeMask(firstWord, lo, hi);
     acc[lastWord]! &= rangeMask(lastWord, lo, hi);
     // Numbers last: their boundary bucket is checked row by row, best done on few surviving bits.
-    const ordered = [...terms.filter((t) => t.kind !== 'number'), ...terms.filter((t) => t.kind === 'number')];
+    const isNumber = (t: BoundTerm) => t.kind === 'number' || t.kind === 'atMost';
+    const ordered = [...terms.filter((t) => !isNumber(t)), ...terms.filter(isNumber)];
     let any = 1;
     for (const term of ordered) {
       if (term.kind === 'bits') any = andSets(acc, term.sets, firstWord, lastWord);
+      else if (term.kind === 'notBits') any = andNotSets(acc, term.sets, firstWord, lastWord);
       else if (term.kind === 'number') any = andAtLeast(acc, term.index, term.min, firstWord, lastWord);
+      else if (term.kind === 'atMost') any = andAtMost(acc, term.index, term.max, firstWord, lastWord);
       else {
         const bits = this.scratch(0);
         bits.fill(0, firstWord, lastWord + 1);
@@ -379,8 +498,16 @@ export class MainPart {
             for (let s = 0; s < term.sets.length && !any; s++) any = hasBit(term.sets[s]!, position);
             if (!any) continue next;
           }
+        } else if (term.kind === 'notBits') {
+          if (term.codes !== null) {
+            if (term.excluded![term.codes[position]!] === 1) continue next;
+          } else {
+            for (let s = 0; s < term.sets.length; s++) if (hasBit(term.sets[s]!, position)) continue next;
+          }
         } else if (term.kind === 'number') {
           if (!(term.index.values[position]! >= term.min)) continue next;
+        } else if (term.kind === 'atMost') {
+          if (!(term.index.values[position]! <= term.max)) continue next;
         } else if (!hasBit(listBits[list++]!, position)) continue next;
       }
       matches[total++] = position;
@@ -447,7 +574,12 @@ export class MainPart {
         }
         case 'number': {
           const index = this.numbers[slot]!;
-          out[column.name] = bytes([index.values, index.thresholds, ...index.planes]);
+          out[column.name] = bytes([
+            index.values,
+            index.thresholds,
+            ...index.planes,
+            ...(index.order ? [index.order.positions] : []),
+          ]);
           break;
         }
         case 'key': {
@@ -458,6 +590,11 @@ export class MainPart {
         case 'words': {
           const index = this.words[slot]!;
           out[column.name] = bytes([index.offsets, index.postings]) + strings(index.words);
+          break;
+        }
+        case 'text': {
+          const index = this.texts[slot]!;
+          out[column.name] = bytes([index.ranks, index.order.positions]) + index.keys.bytes();
           break;
         }
       }
@@ -480,6 +617,57 @@ function andSets(acc: Uint32Array, sets: readonly Uint32Array[], firstWord: numb
     let union = 0;
     for (let s = 0; s < sets.length; s++) union |= sets[s]![w]!;
     any |= acc[w] = bits & union;
+  }
+  return any;
+}
+
+/** acc &= ~(OR of the sets) over [firstWord, lastWord]; returns non-zero when any bit is left. */
+function andNotSets(acc: Uint32Array, sets: readonly Uint32Array[], firstWord: number, lastWord: number): number {
+  let any = 0;
+  for (let w = firstWord; w <= lastWord; w++) {
+    const bits = acc[w]!;
+    if (bits === 0) continue;
+    let union = 0;
+    for (let s = 0; s < sets.length; s++) union |= sets[s]![w]!;
+    any |= acc[w] = bits & ~union;
+  }
+  return any;
+}
+
+/** acc &= (value <= max) over [firstWord, lastWord]; only the bucket of `max` is read value by value. */
+function andAtMost(acc: Uint32Array, index: NumberIndex, max: number, firstWord: number, lastWord: number): number {
+  const { thresholds, planes, values } = index;
+  // `edge` is the code of the bucket holding `max` (the thresholds at or below it): records with a
+  // lower code but 0 (null) are <= max, those with that code may be, higher ones are not.
+  let edge = 0;
+  for (let hi = thresholds.length; edge < hi;) {
+    const mid = (edge + hi) >>> 1;
+    if (thresholds[mid]! <= max) edge = mid + 1;
+    else hi = mid;
+  }
+  let any = 0;
+  for (let w = firstWord; w <= lastWord; w++) {
+    const bits = acc[w]!;
+    if (bits === 0) continue;
+    let below = 0;
+    let equal = bits;
+    let present = 0;
+    for (let plane = planes.length - 1; plane >= 0; plane--) {
+      const set = planes[plane]![w]!;
+      present |= set;
+      if (((edge >>> plane) & 1) !== 0) {
+        below |= equal & ~set;
+        equal &= set;
+      } else equal &= ~set;
+    }
+    let kept = edge === 0 ? 0 : below & present;
+    if (edge !== 0) {
+      for (; equal !== 0; equal &= equal - 1) {
+        const bit = equal & -equal;
+        if (values[(w << 5) | lowestBit(bit)]! <= max) kept |= bit;
+      }
+    }
+    any |= acc[w] = kept;
   }
   return any;
 }
@@ -514,6 +702,22 @@ function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord
     any |= acc[w] = kept;
   }
   return any;
+}
+
+/** The positions of several runs of a key index, ascending and distinct (a record may hold two of the keys). */
+function mergeRuns(positions: Int32Array, runs: readonly [number, number][]): Int32Array {
+  let size = 0;
+  for (const [first, last] of runs) size += last - first;
+  const out = new Int32Array(size);
+  let fill = 0;
+  for (const [first, last] of runs) {
+    out.set(positions.subarray(first, last), fill);
+    fill += last - first;
+  }
+  out.sort();
+  let distinct = 0;
+  for (let i = 0; i < size; i++) if (distinct === 0 || out[i] !== out[distinct - 1]) out[distinct++] = out[i]!;
+  return out.subarray(0, distinct);
 }
 
 /** Sets the bits of the term's positions that fall in [lo, hi). */

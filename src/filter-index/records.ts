@@ -1,13 +1,15 @@
 // Columns resolved against their kind, records checked and reduced to what the index keeps, filters
 // checked and reduced to conditions, and those conditions evaluated on one record (the delta part).
-import { keyHash, searchWords } from './text.js';
-import type { ColumnKind, ColumnSpec, IndexFilter, IndexRecord, Term } from './types.js';
+import { collationKey, keyHash, searchWords } from './text.js';
+import type { ColumnKind, ColumnSpec, IndexFilter, IndexRecord, SortOrder, Term } from './types.js';
 
 export interface Column {
   readonly name: string;
   readonly kind: ColumnKind;
   /** Index among the columns of the same kind. */
   readonly slot: number;
+  /** The main part keeps its positions in this column's order (see ColumnOrder). */
+  readonly sorted: boolean;
 }
 
 export interface Schema {
@@ -17,16 +19,17 @@ export interface Schema {
   readonly counts: Readonly<Record<ColumnKind, number>>;
 }
 
-const KINDS: readonly ColumnKind[] = ['enum', 'multi', 'number', 'key', 'words'];
+const KINDS: readonly ColumnKind[] = ['enum', 'multi', 'number', 'key', 'words', 'text'];
 
 export function resolveSchema(specs: readonly ColumnSpec[]): Schema {
-  const counts: Record<ColumnKind, number> = { enum: 0, multi: 0, number: 0, key: 0, words: 0 };
+  const counts: Record<ColumnKind, number> = { enum: 0, multi: 0, number: 0, key: 0, words: 0, text: 0 };
   const byName = new Map<string, Column>();
   const columns: Column[] = [];
   for (const spec of specs) {
     if (!KINDS.includes(spec.kind)) throw new TypeError(`column ${spec.name}: unknown kind ${String(spec.kind)}`);
     if (byName.has(spec.name)) throw new TypeError(`column ${spec.name} is declared twice`);
-    const column = { name: spec.name, kind: spec.kind, slot: counts[spec.kind]++ };
+    const sorted = spec.kind === 'text' || (spec.kind === 'number' && spec.sorted === true);
+    const column = { name: spec.name, kind: spec.kind, slot: counts[spec.kind]++, sorted };
     byName.set(spec.name, column);
     columns.push(column);
   }
@@ -35,7 +38,8 @@ export function resolveSchema(specs: readonly ColumnSpec[]): Schema {
 
 /**
  * A record as the index keeps it, values grouped by kind (by slot): multi values without duplicates,
- * null numbers as NaN, keys as their hashes, text as its distinct words in sorted order.
+ * null numbers as NaN, keys as their hashes, text as its distinct words in sorted order, `text`
+ * columns as their collation keys.
  */
 export interface PreparedRecord {
   readonly id: number;
@@ -45,6 +49,7 @@ export interface PreparedRecord {
   readonly numbers: readonly number[];
   readonly keys: readonly (readonly number[])[];
   readonly words: readonly (readonly string[])[];
+  readonly texts: readonly (string | null)[];
 }
 
 const EMPTY: readonly never[] = [];
@@ -64,6 +69,7 @@ export function prepareRecord(schema: Schema, record: IndexRecord): PreparedReco
   const numbers: number[] = [];
   const keys: (readonly number[])[] = [];
   const words: (readonly string[])[] = [];
+  const texts: (string | null)[] = [];
   for (const column of schema.columns) {
     const value = record.values[column.name];
     switch (column.kind) {
@@ -93,9 +99,15 @@ export function prepareRecord(schema: Schema, record: IndexRecord): PreparedReco
         words.push([...distinct].sort());
         break;
       }
+      case 'text':
+        if (value !== null && value !== undefined && typeof value !== 'string') {
+          throw new TypeError(`column ${column.name}: expected a string or null`);
+        }
+        texts.push(value === null || value === undefined ? null : collationKey(value));
+        break;
     }
   }
-  return { id: record.id, sortAt: record.sortAt, enums, multis, numbers, keys, words };
+  return { id: record.id, sortAt: record.sortAt, enums, multis, numbers, keys, words, texts };
 }
 
 /** A filter condition on one column, values reduced the way records are. */
@@ -106,8 +118,18 @@ export type Condition =
       readonly values: readonly string[];
       readonly set: ReadonlySet<string>;
     }
+  /** The value is none of `values` (a null value, an empty set, matches). */
+  | {
+      readonly kind: 'none';
+      readonly of: 'enum' | 'multi';
+      readonly slot: number;
+      readonly values: readonly string[];
+      readonly set: ReadonlySet<string>;
+    }
   | { readonly kind: 'number'; readonly slot: number; readonly min: number }
-  | { readonly kind: 'key'; readonly slot: number; readonly hash: number }
+  | { readonly kind: 'numberMax'; readonly slot: number; readonly max: number }
+  /** Some key of the record has one of `hashes` (one for `equals`, several for `anyOf`). */
+  | { readonly kind: 'key'; readonly slot: number; readonly hashes: readonly number[] }
   /** One word of a words query: some word of the record's text must start with it. */
   | { readonly kind: 'words'; readonly slot: number; readonly prefix: string };
 
@@ -117,8 +139,15 @@ export interface PreparedFilter {
   readonly conditions: readonly Condition[];
 }
 
-function expect(column: Column, term: Term, field: 'anyOf' | 'min' | 'equals' | 'words'): void {
-  if (!(field in term)) throw new TypeError(`filter on ${column.name}: a ${column.kind} column is filtered by ${field}`);
+type TermField = 'anyOf' | 'noneOf' | 'min' | 'max' | 'equals' | 'words';
+
+/** The one of `fields` the term has; a TypeError when it has none of them. */
+function expect<F extends TermField>(column: Column, term: Term, ...fields: F[]): F {
+  const field = fields.find((f) => f in term);
+  if (field === undefined) {
+    throw new TypeError(`filter on ${column.name}: a ${column.kind} column is filtered by ${fields.join(' or ')}`);
+  }
+  return field;
 }
 
 export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilter {
@@ -130,23 +159,29 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
     switch (kind) {
       case 'enum':
       case 'multi': {
-        expect(column, term, 'anyOf');
-        const values = (term as { anyOf: readonly string[] }).anyOf;
-        if (values.length === 0) throw new RangeError(`filter on ${column.name}: anyOf is empty`);
-        conditions.push({ kind, slot, values, set: new Set(values) });
+        const field = expect(column, term, 'anyOf', 'noneOf');
+        const values = (term as unknown as Record<typeof field, readonly string[]>)[field];
+        if (values.length === 0) throw new RangeError(`filter on ${column.name}: ${field} is empty`);
+        if (field === 'anyOf') conditions.push({ kind, slot, values, set: new Set(values) });
+        else conditions.push({ kind: 'none', of: kind, slot, values, set: new Set(values) });
         break;
       }
       case 'number': {
-        expect(column, term, 'min');
-        const min = (term as { min: number }).min;
-        if (typeof min !== 'number') throw new TypeError(`filter on ${column.name}: min must be a number`);
-        conditions.push({ kind, slot, min });
+        const field = expect(column, term, 'min', 'max');
+        const bound = (term as unknown as Record<typeof field, number>)[field];
+        if (typeof bound !== 'number') throw new TypeError(`filter on ${column.name}: ${field} must be a number`);
+        conditions.push(field === 'min' ? { kind, slot, min: bound } : { kind: 'numberMax', slot, max: bound });
         break;
       }
-      case 'key':
-        expect(column, term, 'equals');
-        conditions.push({ kind, slot, hash: keyHash((term as { equals: string }).equals) });
+      case 'text':
+        throw new TypeError(`filter on ${column.name}: a text column orders pages; it is not filtered`);
+      case 'key': {
+        const field = expect(column, term, 'equals', 'anyOf');
+        const keys = field === 'equals' ? [(term as { equals: string }).equals] : (term as { anyOf: readonly string[] }).anyOf;
+        if (keys.length === 0) throw new RangeError(`filter on ${column.name}: anyOf is empty`);
+        conditions.push({ kind, slot, hashes: [...new Set(keys.map(keyHash))] });
         break;
+      }
       case 'words': {
         expect(column, term, 'words');
         const query = (term as { words: readonly string[] }).words;
@@ -188,11 +223,22 @@ export function recordMatches(record: PreparedRecord, conditions: readonly Condi
         if (!any) return false;
         break;
       }
+      case 'none':
+        if (condition.of === 'enum') {
+          const value = record.enums[condition.slot]!;
+          if (value !== null && condition.set.has(value)) return false;
+        } else {
+          for (const value of record.multis[condition.slot]!) if (condition.set.has(value)) return false;
+        }
+        break;
       case 'number':
         if (!(record.numbers[condition.slot]! >= condition.min)) return false;
         break;
+      case 'numberMax':
+        if (!(record.numbers[condition.slot]! <= condition.max)) return false;
+        break;
       case 'key':
-        if (!record.keys[condition.slot]!.includes(condition.hash)) return false;
+        if (!record.keys[condition.slot]!.some((hash) => condition.hashes.includes(hash))) return false;
         break;
       case 'words':
         if (!hasPrefix(record.words[condition.slot]!, condition.prefix)) return false;
@@ -200,6 +246,26 @@ export function recordMatches(record: PreparedRecord, conditions: readonly Condi
     }
   }
   return true;
+}
+
+/** An order other than the default (sortAt DESC, id DESC), resolved against the columns. */
+export type PreparedOrder =
+  /** (sortAt ASC, id ASC): the default order reversed. */
+  { readonly kind: 'sortAt' } | { readonly kind: 'number' | 'text'; readonly slot: number; readonly descending: boolean };
+
+/** Null for the default order; throws on a column that does not exist or cannot order. */
+export function prepareOrder(schema: Schema, order: SortOrder | undefined): PreparedOrder | null {
+  if (order === undefined) return null;
+  if (order.direction !== 'asc' && order.direction !== 'desc') {
+    throw new RangeError(`order direction ${String(order.direction)} is not asc or desc`);
+  }
+  if (order.column === undefined) return order.direction === 'desc' ? null : { kind: 'sortAt' };
+  const column = schema.byName.get(order.column);
+  if (column === undefined) throw new TypeError(`order by unknown column ${order.column}`);
+  if (column.kind !== 'number' && column.kind !== 'text') {
+    throw new TypeError(`order by ${column.name}: a ${column.kind} column cannot order pages`);
+  }
+  return { kind: column.kind, slot: column.slot, descending: order.direction === 'desc' };
 }
 
 /** a comes before b in (sortAt DESC, id DESC) order. */

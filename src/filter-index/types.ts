@@ -2,18 +2,29 @@
 
 /**
  * How a column is indexed and filtered:
- * - `enum`: one value (string or null) per record; filtered by `anyOf` (OR).
- * - `multi`: a set of values per record; `anyOf` matches a record having any of the values.
- * - `number`: a number or null; filtered by `min` (value >= min; null never matches).
+ * - `enum`: one value (string or null) per record; filtered by `anyOf` (OR), or by `noneOf` (the
+ *   value is none of them: a null value matches).
+ * - `multi`: a set of values per record; `anyOf` matches a record having any of the values, `noneOf`
+ *   one having none of them (an empty set matches).
+ * - `number`: a number or null; filtered by `min` (value >= min) or `max` (value <= max); null never
+ *   matches. Pages may be ordered by it.
  * - `key`: one or more high-cardinality strings per record (a website, LinkedIn keys); `equals` one of them.
  * - `words`: free text (a string or several); `words` matches when every query word, reduced by
  *   `searchWords`, is the start of some word of the record's text.
+ * - `text`: one string or null per record, never filtered: pages may be ordered by it, by its
+ *   `collationKey` (case and accents ignored).
  */
-export type ColumnKind = 'enum' | 'multi' | 'number' | 'key' | 'words';
+export type ColumnKind = 'enum' | 'multi' | 'number' | 'key' | 'words' | 'text';
 
 export interface ColumnSpec {
   readonly name: string;
   readonly kind: ColumnKind;
+  /**
+   * A `number` column pages are often ordered by: the index keeps its records in that order too
+   * (4 bytes a record), so such a page walks that order instead of reading every match's value.
+   * `text` columns always keep it.
+   */
+  readonly sorted?: boolean;
 }
 
 /**
@@ -39,7 +50,9 @@ export interface IndexRecord {
  */
 export type Term =
   | { readonly column: string; readonly anyOf: readonly string[] }
+  | { readonly column: string; readonly noneOf: readonly string[] }
   | { readonly column: string; readonly min: number }
+  | { readonly column: string; readonly max: number }
   | { readonly column: string; readonly equals: string }
   | { readonly column: string; readonly words: readonly string[] };
 
@@ -51,10 +64,21 @@ export interface IndexFilter {
   readonly terms: readonly Term[];
 }
 
+/**
+ * The order of a page; without one, (sortAt DESC, id DESC). Without `column`, by sortAt and then id,
+ * both in `direction` (asc is the default order reversed). By a `number` or `text` column: records
+ * with a value first, by it (text by its collationKey) in `direction`, ties by id in the same
+ * direction; then the records without one (null), by id in the same direction.
+ */
+export interface SortOrder {
+  readonly column?: string;
+  readonly direction: 'asc' | 'desc';
+}
+
 export interface QueryResult {
   /** Every record matching the filter. */
   total: number;
-  /** The ids of the requested page, in (sortAt DESC, id DESC) order. */
+  /** The ids of the requested page, in (sortAt DESC, id DESC) order, or the SortOrder asked for. */
   ids: number[];
 }
 

@@ -6,6 +6,7 @@ import type { UsageRecorder } from '../services/usage.js';
 import type { Metrics } from '../infra/metrics.js';
 import type { KeyExtractor } from './auth.js';
 import { ApiError } from '../services/errors.js';
+import { deferAdmission } from './conditional.js';
 
 export interface AccessOptions {
   family: Family;
@@ -40,7 +41,8 @@ function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs:
 
 /**
  * The onRequest guard of a keyed family: key, then rate limit, before validation, query
- * and credits. Failed authentications are limited per client IP; valid keys never are.
+ * and credits (for a conditional list request, the rate limit comes once its page is known).
+ * Failed authentications are limited per client IP; valid keys never are.
  */
 export function keyedAccess(options: AccessOptions) {
   const { family, keys, limiter, authFailures } = options;
@@ -60,13 +62,19 @@ export function keyedAccess(options: AccessOptions) {
     }
     request.principal = principal;
     if (!limiter) return;
-    const decision = await limiter.check(family, principal);
-    const headers = rateLimitHeaders(decision, family, limiter.windowMs);
-    if (!decision.allowed) {
-      options.metrics.rateLimitRejections.inc({ family, reason: 'limit' });
-      throw new ApiError('RATE_LIMITED', options.rateLimitedMessage(decision.limit, limiter.windowMs), headers);
-    }
-    reply.headers(headers);
+    const admit = async () => {
+      const decision = await limiter.check(family, principal);
+      const headers = rateLimitHeaders(decision, family, limiter.windowMs);
+      if (!decision.allowed) {
+        options.metrics.rateLimitRejections.inc({ family, reason: 'limit' });
+        throw new ApiError('RATE_LIMITED', options.rateLimitedMessage(decision.limit, limiter.windowMs), headers);
+      }
+      reply.headers(headers);
+    };
+    // A request that may be answered 304 is counted only if it is not: its route runs the check
+    // once the page is known (src/http/conditional.ts).
+    if (deferAdmission(request, admit)) return;
+    await admit();
   };
 }
 
@@ -79,7 +87,8 @@ export function windowWords(windowMs: number): string {
 export function recordUsage(usage: UsageRecorder, family: Family) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = request.principal;
-    if (!principal) return;
+    // A 304 is neither counted nor charged, and not recorded either (see src/http/conditional.ts).
+    if (!principal || reply.statusCode === 304) return;
     usage.record({
       accountId: principal.accountId,
       keyId: principal.keyId,

@@ -4,13 +4,28 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, QueryTimeoutError } from '../db/port.js';
-import { ApiError, ERROR_STATUS } from '../services/errors.js';
-import { validationMessage } from './validation.js';
+import { ApiError, ERROR_STATUS, ERROR_V2_CODE, errorCodeOf, type ErrorCode } from '../services/errors.js';
+import { validationMessage, validationParam } from './validation.js';
+
+/** What an error is, beyond its status and message: its catalogue entry and the parameter at fault. */
+export interface ErrorDetail {
+  code: ErrorCode;
+  param?: string;
+}
 
 /** How one family answers with an error. */
 export interface ErrorShape {
-  /** Sends the error (the status is set); message is safe to show, and only a client error's tells its cause. */
-  send(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply | Promise<FastifyReply>;
+  /**
+   * Sends the error (the status is set); message is safe to show, and only a client error's tells its cause.
+   * Without detail, the catalogue entry of the status is meant.
+   */
+  send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    message: string,
+    detail?: ErrorDetail,
+  ): FastifyReply | Promise<FastifyReply>;
   /** Texts used when the failure is ours, not the client's (never the real cause). */
   internalMessage: string;
   unavailableMessage: string;
@@ -21,12 +36,16 @@ export interface ErrorShape {
 
 /** An error shape whose body is JSON. */
 export interface JsonErrorShape extends ErrorShape {
-  body(status: number, message: string): object;
+  body(status: number, message: string, detail?: ErrorDetail): object;
 }
 
 /** An error shape whose body is the JSON that body() makes. */
 export function jsonErrorShape(body: JsonErrorShape['body'], texts: Omit<ErrorShape, 'send'>): JsonErrorShape {
-  return { ...texts, body, send: (_request, reply, status, message) => reply.code(status).send(body(status, message)) };
+  return {
+    ...texts,
+    body,
+    send: (_request, reply, status, message, detail) => reply.code(status).send(body(status, message, detail)),
+  };
 }
 
 export const v1ErrorShape = jsonErrorShape((status, message) => ({ code: status, message }), {
@@ -35,11 +54,20 @@ export const v1ErrorShape = jsonErrorShape((status, message) => ({ code: status,
   notFoundMessage: 'Not found',
 });
 
-export const v2ErrorShape = jsonErrorShape((_status, message) => ({ success: false, error: message }), {
-  internalMessage: 'An unknown error occurred',
-  unavailableMessage: 'Service temporarily unavailable. Please try again later.',
-  notFoundMessage: 'Not found',
-});
+/** The spec's {success: false, error}, plus the catalogue's v2 `code` and, when one is at fault, the `param`. */
+export const v2ErrorShape = jsonErrorShape(
+  (status, message, detail) => ({
+    success: false,
+    error: message,
+    code: ERROR_V2_CODE[detail?.code ?? errorCodeOf(status)],
+    ...(detail?.param !== undefined && { param: detail.param }),
+  }),
+  {
+    internalMessage: 'An unknown error occurred',
+    unavailableMessage: 'Service temporarily unavailable. Please try again later.',
+    notFoundMessage: 'Not found',
+  },
+);
 
 /** The published webhooks API's error codes, by status. */
 const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
@@ -71,6 +99,18 @@ export function errorShapeFor(url: string): JsonErrorShape {
   return url.startsWith('/api/v2') ? v2ErrorShape : v1ErrorShape;
 }
 
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or hook sees the request (a
+ * malformed %-escape in the path, an over-long path parameter), in the shape of the family the path
+ * is under rather than the framework's own body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const family = errorShapeFor(request.url);
+  const status = error.statusCode ?? 400;
+  if (status >= 500) return family.send(request, reply, 500, family.internalMessage, { code: 'INTERNAL' });
+  return family.send(request, reply, status, error.message, { code: errorCodeOf(status) });
+}
+
 type ShapeOf = ErrorShape | ((request: FastifyRequest) => ErrorShape);
 const resolve = (shape: ShapeOf, request: FastifyRequest) => (typeof shape === 'function' ? shape(request) : shape);
 
@@ -83,6 +123,7 @@ export function notFoundHandler(shape: ShapeOf) {
       reply.code(404),
       404,
       `${family.notFoundMessage}: ${request.method} ${request.url.split('?')[0]}`,
+      { code: 'NOT_FOUND' },
     );
   };
 }
@@ -99,23 +140,31 @@ export interface ErrorHandlingOptions {
  */
 export const errorHandling = fp(async (app: FastifyInstance, options: ErrorHandlingOptions) => {
   const { shape } = options;
-  const answer = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
-    shape.send(request, reply.code(status), status, message);
+  const answer = (request: FastifyRequest, reply: FastifyReply, message: string, detail: ErrorDetail) => {
+    const status = ERROR_STATUS[detail.code];
+    return shape.send(request, reply.code(status), status, message, detail);
+  };
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) return answer(request, reply.headers(error.headers), error.status, error.message);
-    if (error.validation) return answer(request, reply, ERROR_STATUS.INVALID_PARAMETER, validationMessage(error.validation));
+    if (error instanceof ApiError) {
+      return answer(request, reply.headers(error.headers), error.message, { code: error.code, param: error.param });
+    }
+    if (error.validation) {
+      const detail = { code: 'INVALID_PARAMETER', param: validationParam(error.validation) } as const;
+      return answer(request, reply, validationMessage(error.validation), detail);
+    }
     if (error instanceof DatabaseUnavailableError || error instanceof QueryTimeoutError) {
       request.log.warn({ err: error }, error instanceof QueryTimeoutError ? 'statement timeout' : 'database unavailable');
-      return answer(request, reply.header('retry-after', '2'), ERROR_STATUS.UNAVAILABLE, shape.unavailableMessage);
+      return answer(request, reply.header('retry-after', '2'), shape.unavailableMessage, { code: 'UNAVAILABLE' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Framework-level client errors (bad content type, body too large, ...): their text is safe.
-      return answer(request, reply, status, shape.clientMessage?.(error) ?? error.message);
+      const message = shape.clientMessage?.(error) ?? error.message;
+      return shape.send(request, reply.code(status), status, message, { code: errorCodeOf(status) });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return answer(request, reply, ERROR_STATUS.INTERNAL, shape.internalMessage);
+    return answer(request, reply, shape.internalMessage, { code: 'INTERNAL' });
   });
 
   if (options.notFound ?? true) app.setNotFoundHandler(notFoundHandler(shape));

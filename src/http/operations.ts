@@ -6,6 +6,7 @@ import { ping } from '../db/queries/health.js';
 import { EventLoopMonitor } from '../infra/event-loop-monitor.js';
 import { loadAssets } from '../web/assets.js';
 import { overloadedPage } from '../web/pages/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../services/errors.js';
 import { errorShapeFor } from './error-handling.js';
 
 export const MAX_URL_LENGTH = 4096;
@@ -17,8 +18,8 @@ export function requestId(request: { headers: Record<string, string | string[] |
 }
 
 /** Answers before routing, in the error shape of the API family the path is under (operator paths: v1's). */
-function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
-  return errorShapeFor(request.url).send(request, reply, status, message);
+function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, message: string) {
+  return errorShapeFor(request.url).send(request, reply, ERROR_STATUS[code], message, { code });
 }
 
 // What an operator or a load balancer asks to decide about the process: never shed.
@@ -57,7 +58,7 @@ export const operations = fp(
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
       if (request.url.length > MAX_URL_LENGTH) {
-        return sendError(request, reply, 414, `URI too long: at most ${MAX_URL_LENGTH} characters`);
+        return sendError(request, reply, 'URI_TOO_LONG', `URI too long: at most ${MAX_URL_LENGTH} characters`);
       }
     });
 
@@ -89,7 +90,7 @@ export const operations = fp(
           const page = overloadedPage({ assets, viewer: null, path });
           return reply.code(503).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page);
         }
-        return sendError(request, reply, 503, 'Service overloaded, please retry shortly');
+        return sendError(request, reply, 'UNAVAILABLE', 'Service overloaded, please retry shortly');
       });
     }
 

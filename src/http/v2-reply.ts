@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Pagination, SignalEndpoint } from '../schemas/v2.js';
 import type { SignalPage } from '../services/listing.js';
+import { entityTag, LIST_CACHE_CONTROL } from './conditional.js';
 
 export function pagination(page: SignalPage): Pagination {
   const totalPages = Math.ceil(page.total / page.limit);
@@ -13,6 +14,11 @@ export function pagination(page: SignalPage): Pagination {
   };
 }
 
+/** A v2 page's ETag: over its `data` and `pagination`, not `meta` (whose balance moves with every paid call). */
+export function signalPageTag(page: SignalPage): string {
+  return entityTag(page.dataJson, JSON.stringify(pagination(page)));
+}
+
 /** Sends the v2 envelope around the page's prepared JSON text (no re-serialisation of records). */
 export function sendSignalPage(
   reply: FastifyReply,
@@ -21,7 +27,7 @@ export function sendSignalPage(
   credits: { used: number; remaining: number },
 ) {
   const meta = { endpoint, creditsUsed: credits.used, creditsRemaining: credits.remaining };
-  reply.header('cache-control', 'no-store').header('x-credits-remaining', String(credits.remaining));
+  reply.header('cache-control', LIST_CACHE_CONTROL).header('x-credits-remaining', String(credits.remaining));
   const body = `{"success":true,"data":${page.dataJson},"pagination":${JSON.stringify(pagination(page))},"meta":${JSON.stringify(meta)}}`;
   return reply.type('application/json; charset=utf-8').send(body);
 }

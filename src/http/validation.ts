@@ -17,7 +17,7 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
       keyword: 'schema',
       instancePath: result.problem.path,
       schemaPath: '',
-      params: {},
+      params: result.param === undefined ? {} : { param: result.param },
       message: result.message,
     };
     return { error: [error] };
@@ -27,6 +27,12 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
 /** The message of a request that failed validation. */
 export function validationMessage(errors: FastifySchemaValidationError[]): string {
   return errors[0]?.message ?? 'Invalid request';
+}
+
+/** The parameter (or body field) a failed validation names, if one (see compileRequestValidator). */
+export function validationParam(errors: FastifySchemaValidationError[]): string | undefined {
+  const param = errors[0]?.params.param;
+  return typeof param === 'string' ? param : undefined;
 }
 
 /**

@@ -70,6 +70,7 @@ function sincePosition(raw: string | undefined): ChangePosition | undefined {
   if (!position) {
     throw invalidParameter(
       'since is not a valid cursor: pass a cursor this feed returned (pagination.nextCursor or an item cursor)',
+      'since',
     );
   }
   return position;
@@ -83,10 +84,12 @@ function checkSince(since: ChangePosition | undefined, bounds: { head: ChangePos
       'GONE',
       `since is older than the change log's retention (${days} days): changes after it are no longer kept. ` +
         'Resync: read the records again from the list endpoints, then follow this feed from its start (without since).',
+      {},
+      'since',
     );
   }
   if (comparePositions(since, bounds.head) > 0) {
-    throw invalidParameter('since is ahead of the change log: pass a cursor this feed returned');
+    throw invalidParameter('since is ahead of the change log: pass a cursor this feed returned', 'since');
   }
 }
 

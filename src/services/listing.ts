@@ -38,10 +38,26 @@ export async function listSignalPage<Q extends TObject, F, R extends TSchema, Ro
   dataset: Dataset<Q, F, R, Row>,
   api: SignalApi<NoInfer<ValidQuery<Q>>>,
   query: NoInfer<ValidQuery<Q>>,
+  /** The time of the request (what `date_preset` counts from); the clock's when absent. */
+  now?: Date,
 ): Promise<SignalPage> {
   const { page, limit, count } = api.paging(query);
-  const conditions = dataset.conditions(dataset.filter(query));
+  const filter = dataset.filter(query, { now: now ?? new Date() });
+  const conditions = dataset.conditions(filter);
   // Count mode needs only the total.
-  const result = await readModel.page(dataset, conditions, count ? 0 : (page - 1) * limit, count ? 0 : limit);
-  return { dataJson: result.dataJson, total: result.total, page, limit };
+  const offset = count ? 0 : (page - 1) * limit;
+  const result = await readModel.page(dataset, conditions, offset, count ? 0 : limit, dataset.order?.(filter));
+  const dataJson = api.exactMatch?.(query) ? withExactMatch(result.dataJson) : result.dataJson;
+  return { dataJson, total: result.total, page, limit };
+}
+
+/** The page's records, each with `match_confidence: "exact"` (after the record's id, as published). */
+function withExactMatch(dataJson: string): string {
+  const records = JSON.parse(dataJson) as Record<string, unknown>[];
+  return JSON.stringify(
+    records.map((record) => {
+      const [first, ...rest] = Object.entries(record);
+      return Object.fromEntries(first ? [first, ['match_confidence', 'exact'], ...rest] : [['match_confidence', 'exact']]);
+    }),
+  );
 }

@@ -13,11 +13,18 @@ import { comparePositions, type Change, type ChangePosition } from '../db/querie
 import type { Condition } from '../db/queries/conditions.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../db/change-follower.js';
 import { documentsWithHead, indexRowsAfter, indexRowsById } from '../db/queries/read-model.js';
-import type { Dataset, StoredRow } from '../datasets/dataset.js';
+import type { Dataset, RowOrder, StoredRow } from '../datasets/dataset.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from '../datasets/index-filter.js';
 import { DATASETS } from '../datasets/index.js';
-import { FilterIndex, type FilterIndexOptions, type IndexFilter, type QueryResult } from '../filter-index/index.js';
+import {
+  FilterIndex,
+  type FilterIndexOptions,
+  type IndexFilter,
+  type QueryResult,
+  type SortOrder,
+} from '../filter-index/index.js';
 import { LRUCache } from 'lru-cache';
+import { completeAcquisitionKeys } from './key-backfill.js';
 
 export interface ReadPage {
   /** The page's records as one JSON array text. */
@@ -86,6 +93,8 @@ export class ReadModel {
     maxSize: 2_000_000,
     sizeCalculation: (answer) => answer.ids.length + 16,
   });
+  /** The names a dataset's documents are kept under in `documents`: the dataset's, and one per view served. */
+  private readonly cacheNames = new Map<string, Set<string>>();
   /** The catch-up running now, and the one queued to start after it (see catchUp). */
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
@@ -105,6 +114,8 @@ export class ReadModel {
 
   /** Builds the indexes of every dataset from the tables; resolves once they can serve. */
   static async open(db: Database, options: ReadModelOptions = {}): Promise<ReadModel> {
+    // Keys a migration left to the application are filled before anything is indexed.
+    await completeAcquisitionKeys(db);
     const model = new ReadModel(db, options);
     await model.load();
     return model;
@@ -119,27 +130,33 @@ export class ReadModel {
 
   /**
    * The exact total of records meeting the conditions and `limit` of them from `offset`, newest
-   * first (sort_at DESC, id DESC), including every write committed before the call.
+   * first (sort_at DESC, id DESC) or in `order`, including every write committed before the call.
    */
   async page<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
     dataset: Dataset<Q, F, R, Row>,
     conditions: readonly Condition<Row>[],
     offset: number,
     limit: number,
+    order?: RowOrder<Row>,
   ): Promise<ReadPage> {
-    const filter = this.part(dataset.name).dataset.indexFilter(conditions);
-    const filterKey = `${dataset.name}\u0000${JSON.stringify(filter)}`;
+    const indexed = this.part(dataset.name).dataset;
+    const filter = indexed.indexFilter(conditions);
+    const sort = indexed.indexOrder(order);
+    const filterKey = `${dataset.name}\u0000${JSON.stringify(filter)}${sort === undefined ? '' : `\u0000${JSON.stringify(sort)}`}`;
     const table = dataset.table;
+    // A view (funding's v2 signals) serves its own form of each document, kept apart from the stored one.
+    const view = dataset.document;
+    const cached = this.cacheName(dataset.name, view?.name);
     // Whether a catch-up started after this call has completed: the index then holds every write
     // committed before the call, and so do the cached documents (see `documents`).
     let current = false;
     for (let attempt = 1; ; attempt++) {
       const position = this.follower.position;
-      const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit);
+      const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit, sort);
       const found = new Map<number, string>();
       const missing: number[] = [];
       for (const id of ids) {
-        const doc = this.documents?.get(documentKey(dataset.name, id));
+        const doc = this.documents?.get(documentKey(cached, id));
         if (doc === undefined) missing.push(id);
         else found.set(id, doc);
       }
@@ -149,14 +166,15 @@ export class ReadModel {
         current = true;
         continue;
       }
-      const read = await documentsWithHead(this.db, table, missing);
-      for (const [id, doc] of read.docs) found.set(id, doc);
+      const read = await documentsWithHead(this.db, table, missing, view && dataset.key.column);
+      const docs = view ? new Map([...read.docs].map(([id, doc]) => [id, view.serve(doc, read.keys.get(id)!)])) : read.docs;
+      for (const [id, doc] of docs) found.set(id, doc);
       // The head read with the documents is where the index stood: nothing committed since, so
       // the page is exact as of a snapshot taken after this call.
       if (comparePositions(read.head, position) === 0) {
         // Kept only if no change was applied meanwhile (one may concern these documents).
         if (comparePositions(this.follower.position, position) === 0)
-          for (const [id, doc] of read.docs) this.documents?.set(documentKey(dataset.name, id), doc);
+          for (const [id, doc] of docs) this.documents?.set(documentKey(cached, id), doc);
         return { total, dataJson: assemble(ids, found) };
       }
       if (attempt === PAGE_ATTEMPTS) return { total, dataJson: assemble(ids, found) };
@@ -166,15 +184,23 @@ export class ReadModel {
     }
   }
 
+  /** Where a dataset's documents are kept, as stored or as a view serves them; every name is dropped on a change. */
+  private cacheName(dataset: string, view: string | undefined): string {
+    const name = view === undefined ? dataset : `${dataset}/${view}`;
+    const names = this.cacheNames.get(dataset) ?? new Set([dataset]);
+    this.cacheNames.set(dataset, names.add(name));
+    return name;
+  }
+
   /** The filter's total and the ids of one page, from the kept answer when it is current and covers the page. */
-  private matches(part: Part, key: string, filter: IndexFilter, offset: number, limit: number): QueryResult {
+  private matches(part: Part, key: string, filter: IndexFilter, offset: number, limit: number, order?: SortOrder): QueryResult {
     const kept = this.answers.get(key);
     const end = offset + limit;
     if (kept !== undefined && kept.version === part.version && (end <= kept.ids.length || kept.ids.length === kept.total)) {
       return { total: kept.total, ids: kept.ids.slice(offset, end) };
     }
-    if (end > KEPT_MATCHES) return part.index.query(filter, offset, limit);
-    const answer = part.index.query(filter, 0, KEPT_MATCHES);
+    if (end > KEPT_MATCHES) return part.index.query(filter, offset, limit, order);
+    const answer = part.index.query(filter, 0, KEPT_MATCHES, order);
     this.answers.set(key, { version: part.version, total: answer.total, ids: answer.ids });
     return { total: answer.total, ids: answer.ids.slice(offset, end) };
   }
@@ -251,7 +277,8 @@ export class ReadModel {
       const kept = new Set(rows.map((row) => row.id));
       for (const id of ids) {
         if (!kept.has(id)) part.index.remove(id);
-        this.documents?.delete(documentKey(part.dataset.name, id));
+        for (const name of this.cacheNames.get(part.dataset.name) ?? [part.dataset.name])
+          this.documents?.delete(documentKey(name, id));
       }
     }
     this.follower.advance(changes.at(-1)!.position);

@@ -60,20 +60,34 @@ function coerceQuery(schema: TSchema, query: unknown): unknown {
 
 /**
  * The validator of a part of a request ('querystring', 'body', 'params'): the value as the
- * handler gets it (query text coerced, defaults applied), or what is wrong with it.
+ * handler gets it (query text coerced, defaults applied), or what is wrong with it and, when the
+ * problem lies in one, the parameter (for a body, the field's path) it names.
  */
 export function compileRequestValidator(
   schema: TSchema,
   part: string | undefined,
-): (input: unknown) => { value: unknown } | { problem: ValueError; message: string } {
+): (input: unknown) => { value: unknown } | { problem: ValueError; message: string; param?: string } {
   const checker = TypeCompiler.Compile(schema);
   const allowed = Object.keys((schema as { properties?: object }).properties ?? {});
   return (input) => {
     const value = Value.Default(schema, part === 'querystring' ? coerceQuery(schema, input) : input);
     if (checker.Check(value)) return { value };
     const problem = checker.Errors(value).First()!;
-    return { problem, message: describeProblem(problem, { style: 'parameter', allowed }) };
+    const param = problemParam(problem, part);
+    return { problem, message: describeProblem(problem, { style: 'parameter', allowed }), ...(param !== undefined && { param }) };
   };
+}
+
+/**
+ * The parameter a problem lies in: a query parameter's name as sent (the first step of the path:
+ * the query is flat), a body field's path ("filters.query"); none for the part as a whole.
+ */
+function problemParam(problem: ValueError, part: string | undefined): string | undefined {
+  const pointer = innermost(problem).path;
+  if (part !== 'querystring') return fieldPath(pointer) || undefined;
+  // (A name may be empty: "?=1" sends a parameter named "".)
+  const first = pointer.split('/')[1];
+  return first === undefined ? undefined : first.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /**
@@ -264,29 +278,31 @@ export function checkQueryValues(query: Record<string, unknown>, schema: TSchema
   for (const [name, value] of Object.entries(query)) {
     const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
     if (name.includes('\u0000') || values.some((v) => v.includes('\u0000'))) {
-      throw invalidParameter(`${name.replaceAll('\u0000', '%00')} must not contain a NUL character (%00)`);
+      throw invalidParameter(`${name.replaceAll('\u0000', '%00')} must not contain a NUL character (%00)`, name);
     }
     const rule = properties?.[name];
     // (An unknown parameter, repeated or not, is left to the schema, which lists the known ones.)
-    if (Array.isArray(value) && rule !== undefined) throw invalidParameter(`${name} is repeated; send it once`);
+    if (Array.isArray(value) && rule !== undefined) throw invalidParameter(`${name} is repeated; send it once`, name);
     if (rule?.type !== 'integer' && rule?.type !== 'number') continue;
     for (const raw of values) {
       const n = Number(raw);
       if (rule.type === 'integer' && !PLAIN_DIGITS.test(raw)) {
         // "-5" is plain enough to be told what the rule is.
         if (/^-[0-9]+$/.test(raw) && rule.minimum !== undefined && n < rule.minimum) {
-          throw invalidParameter(`${name} must be >= ${rule.minimum}`);
+          throw invalidParameter(`${name} must be >= ${rule.minimum}`, name);
         }
-        throw invalidParameter(`${name} must be a whole number (digits 0-9 only)`);
+        throw invalidParameter(`${name} must be a whole number (digits 0-9 only)`, name);
       }
       if (n === Infinity) {
         throw invalidParameter(
           rule.maximum === undefined ? `${name} must be a finite number` : `${name} must be <= ${rule.maximum}`,
+          name,
         );
       }
       if (n === -Infinity) {
         throw invalidParameter(
           rule.minimum === undefined ? `${name} must be a finite number` : `${name} must be >= ${rule.minimum}`,
+          name,
         );
       }
     }

@@ -58,6 +58,8 @@ export const FILTER_KEYS = [
 
 /** Parameters of a list endpoint that page rather than filter: meaningless for a webhook. */
 const PAGING_PARAMS = new Set(['page', 'limit', 'count']);
+/** Parameters that order a list: meaningless for a webhook, which gets each record as it changes. */
+const ORDER_PARAMS = new Set(['sort_by', 'sort_order']);
 
 interface DatasetFilters {
   name: string;
@@ -206,6 +208,13 @@ function parseEndpointQuery(text: string): { dataset: DatasetFilters; query: Rec
   const query: Record<string, unknown> = mark === -1 ? {} : { ...parseQueryString(text.slice(mark + 1)) };
   for (const name of Object.keys(query)) {
     if (PAGING_PARAMS.has(name)) throw invalidParameter(`filters.query: ${name} pages a list; a webhook has no pages`);
+    if (ORDER_PARAMS.has(name)) throw invalidParameter(`filters.query: ${name} orders a list; a webhook has no order`);
+    // A webhook's filter is fixed when it is saved; a preset would mean "the last 7 days of that day".
+    if (name === 'date_preset') {
+      throw invalidParameter(
+        'filters.query: date_preset moves with the clock; a webhook needs fixed dates: use dateFrom and dateTo',
+      );
+    }
   }
   return { dataset, query };
 }

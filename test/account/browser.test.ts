@@ -118,7 +118,7 @@ describeEach('account pages in Chromium', (backend) => {
 
         const refused = await callApi(key);
         assert.equal(refused.status, 401);
-        assert.deepEqual(await refused.json(), { success: false, error: 'Invalid API key' });
+        assert.deepEqual(await refused.json(), { success: false, error: 'Invalid API key', code: 'invalid_api_key' });
       } finally {
         await browser.close();
         rmSync(userDataDir, { recursive: true, force: true });

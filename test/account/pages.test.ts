@@ -99,11 +99,11 @@ describeEach('account pages: rendering, headers, assets', (backend) => {
       }
     });
 
-    it('the API keeps its own headers: no page CSP, keyed data still no-store', async () => {
+    it('the API keeps its own headers: no page CSP, keyed data kept only privately and revalidated', async () => {
       const { key } = await makeKey(ctx.db, 'pro');
       const api = await ctx.app.inject({ url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${key}` } });
       assert.equal(api.statusCode, 200);
-      assert.equal(api.headers['cache-control'], 'no-store');
+      assert.equal(api.headers['cache-control'], 'private, no-cache');
       assert.equal(api.headers['content-security-policy'], undefined);
       assert.equal(api.headers['set-cookie'], undefined);
       const openapi = await ctx.app.inject({ url: '/openapi.json' });

@@ -391,7 +391,7 @@ describeEach('changes feed', (backend) => {
     assert.equal(first.json().meta.creditsUsed, 1);
     assert.equal(first.json().meta.creditsRemaining, before - 1);
     assert.equal(first.headers['x-credits-remaining'], String(before - 1));
-    assert.equal(first.headers['cache-control'], 'no-store');
+    assert.equal(first.headers['cache-control'], 'private, no-cache');
     assert.ok(first.headers['x-request-id']);
     const empty = await page({ since: await head() });
     assert.equal(empty.meta.creditsUsed, 1, 'an empty page is a page');
@@ -416,7 +416,7 @@ describeEach('changes feed', (backend) => {
     assert.equal(free.statusCode, 200, free.body);
     const anonymous = await app.inject({ url: '/api/v2/changes' });
     assert.equal(anonymous.statusCode, 401);
-    assert.deepEqual(anonymous.json(), { success: false, error: 'Invalid API key' });
+    assert.deepEqual(anonymous.json(), { success: false, error: 'Invalid API key', code: 'invalid_api_key' });
   });
 
   it('400 for a malformed or never-issued cursor, an unknown data set, a limit out of range or an unknown parameter', async () => {

@@ -8,6 +8,7 @@ import {
   type FilterIndexOptions,
   type IndexFilter,
   type IndexRecord,
+  type SortOrder,
   type Term,
 } from '../../src/filter-index/index.js';
 import { ReferenceIndex } from './reference.js';
@@ -17,10 +18,11 @@ const COLUMNS: readonly ColumnSpec[] = [
   { name: 'stage', kind: 'enum' },
   { name: 'tags', kind: 'multi' },
   { name: 'amount', kind: 'number' },
-  { name: 'score', kind: 'number' },
+  { name: 'score', kind: 'number', sorted: true },
   { name: 'site', kind: 'key' },
   { name: 'text', kind: 'words' },
   { name: 'title', kind: 'words' },
+  { name: 'name', kind: 'text' },
 ];
 
 const COUNTRIES = ['us', 'gb', 'de', 'fr', 'jp'];
@@ -44,6 +46,23 @@ const WORDS = [
   'robotics',
   '42',
   'R2-D2',
+];
+/** Names that collate equal ("Émile", "emile"), sort by punctuation ("O'Brien" < "Oak"), or are empty. */
+const NAMES = [
+  'Émile',
+  'emile',
+  ' EMILE ',
+  'Zoë',
+  'zoe',
+  'Adam',
+  'adam  smith',
+  'Adam Smith',
+  "O'Brien",
+  'Oak',
+  '',
+  'Ålesund',
+  'b',
+  '北京',
 ];
 const QUERY_WORDS = [
   'a',
@@ -93,6 +112,10 @@ const recordArb = (ids: fc.Arbitrary<number>): fc.Arbitrary<IndexRecord> =>
         site: fc.option(fc.oneof(fc.constantFrom(...SITES), fc.array(fc.constantFrom(...SITES), { maxLength: 3 }))),
         text: fc.option(fc.oneof(text, fc.array(text, { maxLength: 2 }))),
         title: fc.option(text),
+        // Short strings too, so changed records bring keys the main part lacks (ranked between two of its keys).
+        name: fc.option(
+          fc.oneof(fc.constantFrom(...NAMES), fc.string({ unit: fc.constantFrom('a', 'B', 'é', 'E', ' ', "'"), maxLength: 3 })),
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -106,6 +129,14 @@ const list = <T>(values: readonly T[], unknown: T) =>
   });
 const termArb: fc.Arbitrary<Term> = fc.oneof(
   fc.record({ column: fc.constant('country'), anyOf: list(COUNTRIES, 'zz') }),
+  fc.record({ column: fc.constant('country'), noneOf: list(COUNTRIES, 'zz') }),
+  fc.record({ column: fc.constant('stage'), noneOf: list(STAGES, 'series z') }),
+  fc.record({ column: fc.constant('tags'), noneOf: list(TAGS, 'none') }),
+  fc.record({
+    column: fc.constant('amount'),
+    max: fc.oneof({ weight: 6, arbitrary: amount }, fc.constantFrom(-Infinity, Infinity, NaN, 25.5)),
+  }),
+  fc.record({ column: fc.constant('score'), max: fc.double({ noNaN: true, min: -11, max: 11 }) }),
   fc.record({ column: fc.constant('stage'), anyOf: list(STAGES, 'series z') }),
   fc.record({ column: fc.constant('tags'), anyOf: list(TAGS, 'none') }),
   fc.record({
@@ -117,6 +148,7 @@ const termArb: fc.Arbitrary<Term> = fc.oneof(
     column: fc.constant('site'),
     equals: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...SITES) }, fc.constant('unknown.example')),
   }),
+  fc.record({ column: fc.constant('site'), anyOf: list(SITES, 'unknown.example') }),
   fc.record({ column: fc.constant('text'), words: list(QUERY_WORDS, 'zzz') }),
   fc.record({ column: fc.constant('title'), words: list(QUERY_WORDS, 'zzz') }),
 );
@@ -134,12 +166,23 @@ const boundsArb: fc.Arbitrary<Pick<IndexFilter, 'sortFrom' | 'sortBefore'>> = fc
 const filterArb: fc.Arbitrary<IndexFilter> = fc
   .tuple(boundsArb, fc.array(termArb, { maxLength: 3 }))
   .map(([bounds, terms]) => ({ ...bounds, terms }));
+/** No order (the index's own) half the time; else sortAt either way, or a number or text column. */
+const orderArb: fc.Arbitrary<SortOrder | undefined> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(undefined) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom(undefined, 'amount', 'score', 'name'), fc.constantFrom('asc' as const, 'desc' as const))
+      .map(([column, direction]): SortOrder => (column === undefined ? { direction } : { column, direction })),
+  },
+);
 const queryArb = fc.record({
   filter: filterArb,
   offset: fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 400 })),
   limit: fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constant(1000)),
+  order: orderArb,
 });
-type Query = typeof queryArb extends fc.Arbitrary<infer Q> ? Q : never;
+type Query = { filter: IndexFilter; offset: number; limit: number; order?: SortOrder | undefined };
 
 type Operation =
   | { op: 'upsert'; record: IndexRecord }
@@ -180,11 +223,11 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const batches = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, limit }: Query): void {
+function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, limit, order }: Query): void {
   assert.deepEqual(
-    index.query(filter, offset, limit),
-    reference.query(filter, offset, limit),
-    JSON.stringify({ filter, offset, limit }),
+    index.query(filter, offset, limit, order),
+    reference.query(filter, offset, limit, order),
+    JSON.stringify({ filter, offset, limit, order }),
   );
 }
 
@@ -294,6 +337,7 @@ describe('filter index', () => {
     const term: fc.Arbitrary<Term> = fc.oneof(
       fc.record({ column: fc.constantFrom('text', 'title'), words: prefixes }),
       fc.record({ column: fc.constant('site'), equals: fc.constantFrom(...SITES) }),
+      fc.record({ column: fc.constant('site'), anyOf: list(SITES, 'unknown.example') }),
       fc.record({ column: fc.constant('tags'), anyOf: list(TAGS, 'none') }),
     );
     const query = fc.record({
@@ -318,6 +362,65 @@ describe('filter index', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('orders by text and number columns like the reference, changed records among the main part', async () => {
+    // Changed records whose names fall between the same two names of the main part, ties, nulls.
+    const names = fc.constantFrom('Adam', 'zoe', 'b', 'B', 'bb', 'c', 'Ć', 'cz', 'd', '', null);
+    const records = (ids: fc.Arbitrary<number>) =>
+      fc.record({
+        id: ids,
+        sortAt,
+        values: fc.record({ name: names, amount: fc.option(fc.constantFrom(-1, 0, 2.5, 7, Infinity)) }),
+      });
+    const order = fc
+      .tuple(fc.constantFrom(undefined, 'amount', 'name'), fc.constantFrom('asc' as const, 'desc' as const))
+      .map(([column, direction]): SortOrder => (column === undefined ? { direction } : { column, direction }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(records(fc.integer({ min: 1, max: 30 })), { maxLength: 30 }),
+        fc.array(records(fc.integer({ min: 1, max: 60 })), { maxLength: 30 }),
+        fc.array(fc.record({ order, offset: fc.integer({ min: 0, max: 40 }), limit: fc.integer({ min: 1, max: 50 }) }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        async (initial, changes, queries) => {
+          const index = new FilterIndex(COLUMNS, { autoRebuild: false });
+          const reference = new ReferenceIndex(COLUMNS);
+          await index.build([initial]);
+          reference.build(initial);
+          for (const record of changes) {
+            index.upsert(record);
+            reference.upsert(record);
+          }
+          for (const { order, offset, limit } of queries)
+            check(index, reference, { filter: { terms: [] }, offset, limit, order });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('orders a date range of a correlated column: walking its order gives up, and the matches are read instead', async () => {
+    // score grows with sortAt: oldest first, the walk meets 1,900 positions before the range of the
+    // newest 100, more than it is worth (4 × 100 × log2(want + 2) steps), and selects among those 100.
+    const day = 86_400_000;
+    const records = Array.from({ length: 2000 }, (_, i) => ({
+      id: i + 1,
+      sortAt: 1_700_000_000_000 + i * day,
+      values: { score: i },
+    }));
+    const index = new FilterIndex(COLUMNS);
+    const reference = new ReferenceIndex(COLUMNS);
+    await index.build([records]);
+    reference.build(records);
+    const filter = { sortFrom: 1_700_000_000_000 + 1900 * day, terms: [] };
+    for (const limit of [1, 3, 50]) {
+      for (const direction of ['asc', 'desc'] as const) {
+        check(index, reference, { filter, offset: 0, limit, order: { column: 'score', direction } });
+      }
+    }
+    check(index, reference, { filter: { terms: [] }, offset: 1990, limit: 20, order: { column: 'score', direction: 'asc' } });
   });
 
   it('loses no change made while a rebuild runs', async () => {
@@ -434,6 +537,12 @@ describe('filter index', () => {
   it('refuses filters and records that do not fit the columns', () => {
     const index = new FilterIndex(COLUMNS);
     assert.throws(() => index.query({ terms: [{ column: 'country', anyOf: [] }] }, 0, 10), RangeError);
+    assert.throws(() => index.query({ terms: [{ column: 'country', noneOf: [] }] }, 0, 10), RangeError);
+    assert.throws(() => index.query({ terms: [{ column: 'amount', anyOf: ['1'] }] }, 0, 10), TypeError);
+    assert.throws(() => index.query({ terms: [{ column: 'name', anyOf: ['x'] }] }, 0, 10), TypeError);
+    assert.throws(() => index.query({ terms: [] }, 0, 10, { column: 'country', direction: 'asc' }), TypeError);
+    assert.throws(() => index.query({ terms: [] }, 0, 10, { column: 'nope', direction: 'asc' }), TypeError);
+    assert.throws(() => index.upsert({ id: 1, sortAt: 0, values: { name: ['a'] } }), TypeError);
     assert.throws(() => index.query({ terms: [{ column: 'text', words: [] }] }, 0, 10), RangeError);
     assert.throws(() => index.query({ terms: [{ column: 'country', min: 3 }] }, 0, 10), TypeError);
     assert.throws(() => index.query({ terms: [{ column: 'nope', anyOf: ['x'] }] }, 0, 10), TypeError);

@@ -1,11 +1,13 @@
 // The filter index's behaviour written the obvious way: every record in an array, each filter a
 // predicate, sort, slice. The index must give the same totals and pages.
 import {
+  collationKey,
   searchWords,
   type ColumnSpec,
   type IndexFilter,
   type IndexRecord,
   type QueryResult,
+  type SortOrder,
   type Term,
 } from '../../src/filter-index/index.js';
 
@@ -30,11 +32,29 @@ export class ReferenceIndex {
     return this.records.delete(id);
   }
 
-  query(filter: IndexFilter, offset: number, limit: number): QueryResult {
-    const matching = [...this.records.values()]
-      .filter((record) => this.matches(record, filter))
-      .sort((a, b) => b.sortAt - a.sortAt || b.id - a.id);
+  query(filter: IndexFilter, offset: number, limit: number, order?: SortOrder): QueryResult {
+    const matching = [...this.records.values()].filter((record) => this.matches(record, filter)).sort(this.compare(order));
     return { total: matching.length, ids: matching.slice(offset, offset + limit).map((record) => record.id) };
+  }
+
+  /** The order of SortOrder's definition: a value first (by it), then nulls; ties and nulls by id; all in `direction`. */
+  private compare(order: SortOrder | undefined): (a: IndexRecord, b: IndexRecord) => number {
+    const sign = order?.direction === 'asc' ? 1 : -1;
+    const by = (x: number | string, y: number | string) => (x < y ? -sign : x > y ? sign : 0);
+    const column = order?.column;
+    if (column === undefined) return (a, b) => by(a.sortAt, b.sortAt) || by(a.id, b.id);
+    const text = this.columns.find((c) => c.name === column)!.kind === 'text';
+    const value = (record: IndexRecord): number | string | null => {
+      const v = record.values[column] ?? null;
+      if (v === null) return null;
+      return text ? collationKey(v as string) : (v as number);
+    };
+    return (a, b) => {
+      const x = value(a);
+      const y = value(b);
+      if (x === null || y === null) return x === y ? by(a.id, b.id) : x === null ? 1 : -1;
+      return by(x, y) || by(a.id, b.id);
+    };
   }
 
   private matches(record: IndexRecord, filter: IndexFilter): boolean {
@@ -49,18 +69,24 @@ export class ReferenceIndex {
     const strings = value === null ? [] : typeof value === 'string' ? [value] : (value as readonly string[]);
     switch (kind) {
       case 'enum':
+        if ('noneOf' in term) return typeof value !== 'string' || !term.noneOf.includes(value);
         return 'anyOf' in term && typeof value === 'string' && term.anyOf.includes(value);
       case 'multi':
+        if ('noneOf' in term) return !strings.some((item) => term.noneOf.includes(item));
         return 'anyOf' in term && strings.some((item) => term.anyOf.includes(item));
       case 'number':
+        if ('max' in term) return typeof value === 'number' && value <= term.max;
         return 'min' in term && typeof value === 'number' && value >= term.min;
       case 'key':
+        if ('anyOf' in term) return strings.some((item) => term.anyOf.includes(item));
         return 'equals' in term && strings.includes(term.equals);
       case 'words': {
         if (!('words' in term)) return false;
         const words = strings.flatMap(searchWords);
         return term.words.flatMap(searchWords).every((prefix) => words.some((word) => word.startsWith(prefix)));
       }
+      case 'text':
+        return false;
     }
   }
 }

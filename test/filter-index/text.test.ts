@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { keyHash, searchWords } from '../../src/filter-index/index.js';
+import { collationKey, keyHash, searchWords } from '../../src/filter-index/index.js';
 
 describe('search words', () => {
   it('ignores case, accents, ligatures and punctuation', () => {
@@ -31,5 +31,36 @@ describe('search words', () => {
       }),
     );
     assert.notEqual(keyHash('acme.io'), keyHash('acme.com'));
+  });
+});
+
+describe('collation key (what text columns order by)', () => {
+  it('ignores case, accents and runs of white space; keeps punctuation', () => {
+    for (const same of ['Émile Roy', 'emile roy', ' EMILE  ROY ', 'ÉMILE\tRoy', 'Émile Roy'])
+      assert.equal(collationKey(same), 'emile roy');
+    assert.equal(collationKey('ﬁnance İstanbul'), 'finance istanbul');
+    assert.ok(collationKey("O'Brien") < collationKey('Oak'), 'an apostrophe sorts before letters');
+    assert.ok(collationKey('Ågren') < collationKey('Beta'));
+    assert.equal(collationKey('   '), '');
+  });
+
+  it('takes the short way for ASCII text to the same key as the full reduction', () => {
+    const full = (text: string) =>
+      text
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/\s+/gu, ' ')
+        .trim();
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 30 })),
+        (text) => {
+          assert.equal(collationKey(text), full(text));
+          assert.equal(collationKey(collationKey(text)), collationKey(text), 'stable when applied twice');
+        },
+      ),
+    );
   });
 });

@@ -147,7 +147,7 @@ describeNeeding('database faults', 'postgres', needsPostgres, () => {
     assert.equal(res.statusCode, 503, res.body);
     assert.equal(res.headers['retry-after'], '2');
     const body = res.json() as Record<string, unknown>;
-    assert.ok('code' in body ? body.code === 503 : body.success === false, res.body);
+    assert.ok(body.code === 503 || (body.success === false && body.code === 'unavailable'), res.body);
     assert.doesNotMatch(res.body, /ECONN|127\.0\.0\.1|postgres|timeout/i);
   }
 
@@ -319,7 +319,11 @@ describeNeeding('statement timeout, in every family', 'postgres', needsPostgres,
       ctx.app.inject({ url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${key}` } }),
     );
     assert.equal(res.statusCode, 503);
-    assert.equal(res.json().success, false);
+    assert.deepEqual(res.json(), {
+      success: false,
+      error: 'Service temporarily unavailable. Please try again later.',
+      code: 'unavailable',
+    });
     assert.equal(res.headers['retry-after'], '2');
   });
 
@@ -409,7 +413,7 @@ describeEach('load shedding', (backend) => {
     assert.deepEqual(Object.keys(v1.json()), ['code', 'message']);
     assert.equal(v2.statusCode, 503, v2.body);
     assert.equal(v2.headers['retry-after'], '1');
-    assert.deepEqual(Object.keys(v2.json()), ['success', 'error']);
+    assert.deepEqual(v2.json(), { success: false, error: 'Service overloaded, please retry shortly', code: 'unavailable' });
     assert.equal(page.statusCode, 503);
     assert.equal(page.headers['retry-after'], '1');
     assert.match(String(page.headers['content-type']), /^text\/html/);

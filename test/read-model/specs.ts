@@ -4,8 +4,8 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Database } from '../../src/db/port.js';
 import { whereClause, type WhereClause } from '../../src/db/queries/conditions.js';
-import type { Dataset, RecordExtras, StoredRow } from '../../src/datasets/dataset.js';
-import { acquisitions, funding, investors, jobChanges, mA } from '../../src/datasets/index.js';
+import type { Dataset, RecordExtras, StoredRow, ValidQuery } from '../../src/datasets/dataset.js';
+import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/datasets/index.js';
 import { MAX_PAGE, MAX_SAFE } from '../../src/schemas/common.js';
 import {
   DEAL_STATUSES,
@@ -19,12 +19,23 @@ import {
   INVESTOR_TYPES,
   type AcquisitionSignalRecord,
   type AcquisitionsQuery,
+  type FundingSignalsQuery,
+  PUBLISHED_ROUND_TYPES,
   type InvestorRecord,
   type InvestorsQuery,
   type JobChangeRecord,
   type JobChangesQuery,
 } from '../../src/schemas/v2.js';
+import {
+  ACQUISITION_SORT_FIELDS,
+  DATE_PRESETS,
+  FUNDING_SORT_FIELDS,
+  INVESTOR_SORT_FIELDS,
+  JOB_CHANGE_SORT_FIELDS,
+  type DatePreset,
+} from '../../src/schemas/published-params.js';
 import { countryName } from '../../src/services/countries.js';
+import { slugify } from '../../src/services/normalize.js';
 import { DEPARTMENTS, POSITIONS, SENIORITIES } from '../../src/services/role-classifier.js';
 
 /** Random choices a query is built from (recorded and shrunk by fast-check), and the stored values. */
@@ -68,7 +79,25 @@ export interface Spec {
   where(query: Record<string, string | number | boolean>): WhereClause;
   /** A short name of a served record, for messages. */
   label(doc: Record<string, unknown>): string;
+  /** The order the query asks for (dataset.order of its filter); undefined: sort_at DESC, id DESC. */
+  order(query: Record<string, string | number | boolean>): SpecOrder | undefined;
+  /**
+   * A stored document (and its row's natural key) as the endpoint serves it for this query: in a
+   * view's form (funding signals), with match_confidence when the query names companies.
+   */
+  served(doc: string, key: string, query: Record<string, string | number | boolean>): Record<string, unknown>;
 }
+
+/** A page's order: by a column of the table (`text`: by its collation key, compared in JavaScript), nulls last, ties by id. */
+export interface SpecOrder {
+  column: string;
+  direction: 'asc' | 'desc';
+  text: boolean;
+}
+
+/** The clock of the apps under test and of the SQL they are checked against: what date_preset counts from. */
+export const AGREEMENT_NOW = new Date('2025-06-01T09:30:00Z');
+const AT_NOW = { now: AGREEMENT_NOW };
 
 type Entry<R extends TSchema> = { record: Static<R>; extras?: Partial<RecordExtras> };
 type Mutation<L> = (line: L, pick: MutationPick<L>) => void;
@@ -134,6 +163,18 @@ function defineSpec<Q extends TObject, F, R extends TSchema, Row extends StoredR
     paging: (draw, total) => parts.paging(draw, total) as Record<string, string | number | boolean>,
     where: (query) => parts.where(query as QV),
     label: parts.label,
+    order(query) {
+      const order = dataset.order?.(dataset.filter(query as ValidQuery<Q>, AT_NOW));
+      if (order === undefined) return undefined;
+      const kinds = dataset.indexed as Readonly<Record<string, string | undefined>>;
+      return { column: order.column, direction: order.direction, text: kinds[order.column] === 'text' };
+    },
+    served(doc, key, query) {
+      const record = JSON.parse(dataset.document ? dataset.document.serve(doc, key) : doc) as Record<string, unknown>;
+      const api = dataset.api;
+      const exact = api.family === 'v2' && api.exactMatch?.(query as ValidQuery<Q>) === true;
+      return exact ? { ...record, match_confidence: 'exact' } : record;
+    },
   };
 }
 
@@ -221,10 +262,45 @@ function v1Country(draw: Draw): string {
   return draw.pick([key.toUpperCase(), key, countryName(key), ` ${countryName(key).toUpperCase()} `]);
 }
 
-/** v2 `countries`: stored ISO codes in any case, plus an absent one or a refused one. */
+/** v2 `countries`: stored ISO codes in any case, plus a category, an absent code or a refused value. */
 function v2Countries(draw: Draw): string {
   const codes = strings(draw, 'countries').filter((key) => key.length === 2);
-  return list(draw, codes, ['AQ', 'aq', 'ZZ', 'usa']);
+  return list(draw, codes, ['AQ', 'aq', 'ZZ', 'usa', 'CEE', 'we', 'NA', 'LATAM', 'Nordics']);
+}
+
+/** v2 `exclude_countries`: stored countries as codes or English names, categories, absent ones, refused ones. */
+function excludedCountries(draw: Draw): string {
+  const stored = strings(draw, 'countries')
+    .filter((key) => key.length === 2)
+    .map((code) => (draw.bool() ? code : countryName(code)));
+  return list(draw, stored, ['CEE', 'we', 'NA', 'LATAM', 'Nordics', 'China', 'Namibia', 'usa', 'AQ', 'Atlantis', 'XX']);
+}
+
+/** v2 `date_preset`, now and then with dateFrom/dateTo too (which it overrides, even reversed). */
+function preset(draw: Draw): { date_preset: DatePreset; dateFrom?: string; dateTo?: string } {
+  const chosen = { date_preset: draw.pick(DATE_PRESETS) };
+  return draw.bool(1, 3) ? { ...chosen, ...range(draw, 'dateFrom', 'dateTo') } : chosen;
+}
+
+/**
+ * v2 paging and, half of the time, an order: one of the endpoint's published sort fields, with or
+ * without sort_order, or sort_order alone (which orders by the default field).
+ */
+function sortedPaging<Field extends string>(fields: readonly Field[]) {
+  return (draw: Draw, total: number): ReturnType<typeof v2Paging> & { sort_by?: Field; sort_order?: 'asc' | 'desc' } => {
+    const paging = v2Paging(draw, total);
+    switch (draw.int(0, 5)) {
+      case 0:
+        return { ...paging, sort_by: draw.pick(fields) };
+      case 1:
+      case 2:
+        return { ...paging, sort_by: draw.pick(fields), sort_order: draw.pick(['asc', 'desc'] as const) };
+      case 3:
+        return { ...paging, sort_order: draw.pick(['asc', 'desc'] as const) };
+      default:
+        return paging;
+    }
+  };
 }
 
 /** Search text: prefixes of stored words, or text with accents, ligatures, punctuation, too many words. */
@@ -309,6 +385,23 @@ function dateTime(donor: string, choice: number, shift: number): string {
   }
 }
 
+/**
+ * v2 company_domain / company_linkedin_url: 1 to 3 stored keys (OR) in the spellings clients use,
+ * now and then one stored nowhere, or one refused (not a domain, not a company page).
+ */
+function companies(draw: Draw, fact: string, kind: 'domain' | 'linkedin'): string {
+  const keys = strings(draw, fact);
+  const absent = kind === 'domain' ? ['nowhere.example'] : ['linkedin.com/company/nobody'];
+  const refused =
+    kind === 'domain' ? ['not a domain', 'http://', 'acme'] : ['https://www.linkedin.com/in/nobody', 'linkedin.com'];
+  const one = () => {
+    if (keys.length === 0 || draw.bool(1, 5)) return draw.pick(draw.bool(1, 4) ? refused : absent);
+    const key = draw.pick(keys);
+    return draw.pick([key, `https://www.${key}/`, `HTTP://${key.toUpperCase()}`, `${key}?ref=feed`]);
+  };
+  return Array.from({ length: draw.int(1, 3) }, one).join(draw.bool() ? ',' : ', ');
+}
+
 const TEXTS = [
   'Société Générale',
   'Zürich Re-Insurance AG',
@@ -324,6 +417,9 @@ const TEXTS = [
 ];
 
 const at = <T>(values: readonly T[], index: number): T => values[index % values.length]!;
+
+/** Names equal to the collation (case, accents, spaces) but not as written, and neighbours that differ by punctuation. */
+const NAME_VARIANTS = ['Émile Roy', 'emile roy', ' EMILE  ROY', 'Émile-Roy', "O'Brien", 'OBrien', 'Oak', 'Zoë', 'zoe', 'ZOE'];
 
 // ---------- v1 ----------
 
@@ -487,6 +583,8 @@ export const maSpec = defineSpec(mA, {
 
 // ---------- v2 ----------
 
+const days = (table: string) => `SELECT DISTINCT to_char(sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS v FROM ${table} ORDER BY v`;
+
 const words = (table: string) =>
   `SELECT DISTINCT v FROM (SELECT regexp_split_to_table(search_text, ' ') AS v FROM ${table}) s WHERE v <> '' ORDER BY v`;
 
@@ -504,10 +602,19 @@ export const investorsSpec = defineSpec(investors, {
       line.investorType = choice % 9 === 8 ? donor.investorType : at(INVESTOR_TYPES, choice);
     },
     (line, { choice, donor }) => {
-      line.name = choice % 3 === 0 ? donor.name : at(TEXTS, choice);
+      line.name = choice % 3 === 0 ? donor.name : choice % 3 === 1 ? at(NAME_VARIANTS, choice >> 2) : at(TEXTS, choice);
     },
     (line, { choice, shift, donor }) => {
       line.lastUpdated = dateTime(donor.lastUpdated, choice, shift);
+    },
+    (line, { choice, shift, donor }) => {
+      const theirs = donor.typicalCheckSize;
+      const mode = choice % 5;
+      if (mode === 0) line.typicalCheckSize = theirs === null ? null : { ...theirs };
+      else if (mode === 1) line.typicalCheckSize = null;
+      else if (mode === 2 && theirs !== null) line.typicalCheckSize = { min: theirs.min, max: theirs.max + Math.abs(shift) };
+      else
+        line.typicalCheckSize = { min: Math.abs(shift) * 1000, max: at([0.5, 1e6, 25_000_000, Math.abs(shift) * 1000], choice) };
     },
     (line, { choice }) => {
       line.description = at(TEXTS, choice); // the document alone changes
@@ -517,14 +624,18 @@ export const investorsSpec = defineSpec(investors, {
     countries: `SELECT DISTINCT country_key AS v FROM investors WHERE country_key IS NOT NULL ORDER BY v`,
     types: `SELECT DISTINCT investor_type AS v FROM investors ORDER BY v`,
     words: words('investors'),
+    days: days('investors'),
   },
   filters: {
     countries: (draw) => ({ countries: v2Countries(draw) }),
+    exclude_countries: (draw) => ({ exclude_countries: excludedCountries(draw) }),
     categories: (draw) => ({ categories: list(draw, strings(draw, 'types'), [...INVESTOR_TYPES, 'hedge fund']) }),
     search: (draw) => ({ search: search(draw) }),
+    dates: (draw) => range(draw, 'dateFrom', 'dateTo'),
+    date_preset: preset,
   } satisfies Filters<InvestorsQuery>,
-  paging: v2Paging,
-  where: (query: InvestorsQuery) => whereClause(investors.columns, investors.conditions(investors.filter(query))),
+  paging: sortedPaging(INVESTOR_SORT_FIELDS),
+  where: (query: InvestorsQuery) => whereClause(investors.columns, investors.conditions(investors.filter(query, AT_NOW))),
   label: (doc) => `${String(doc.name)} (${String(doc.id).slice(0, 8)})`,
 });
 
@@ -571,6 +682,13 @@ export const jobChangesSpec = defineSpec(jobChanges, {
     (line, { choice, shift, donor }) => {
       line.occurredAt = dateTime(donor.occurredAt, choice, shift);
     },
+    (line, { choice, shift, donor }) => {
+      line.discoveredAt = dateTime(donor.discoveredAt, choice, shift);
+    },
+    (line, { choice, donor }) => {
+      if (choice % 2 === 0) line.personName = choice % 4 === 0 ? donor.personName : at(NAME_VARIANTS, choice >> 2);
+      else line.companyName = choice % 4 === 1 ? donor.companyName : at(NAME_VARIANTS, choice >> 2);
+    },
   ],
   facts: {
     words: words('job_changes'),
@@ -579,6 +697,7 @@ export const jobChangesSpec = defineSpec(jobChanges, {
     positions: `SELECT DISTINCT position AS v FROM job_changes WHERE position IS NOT NULL ORDER BY v`,
     departments: `SELECT DISTINCT v FROM (SELECT unnest(departments) AS v FROM job_changes) s ORDER BY v`,
     seniorities: `SELECT DISTINCT seniority AS v FROM job_changes WHERE seniority IS NOT NULL ORDER BY v`,
+    days: days('job_changes'),
   },
   filters: {
     search: (draw) => ({ search: search(draw) }),
@@ -587,9 +706,11 @@ export const jobChangesSpec = defineSpec(jobChanges, {
     positions: (draw) => ({ positions: list(draw, strings(draw, 'positions'), [...POSITIONS, 'astronaut']) }),
     departments: (draw) => ({ departments: list(draw, strings(draw, 'departments'), [...DEPARTMENTS, 'astronomy']) }),
     seniorities: (draw) => ({ seniorities: list(draw, strings(draw, 'seniorities'), [...SENIORITIES, 'intern']) }),
+    dates: (draw) => range(draw, 'dateFrom', 'dateTo'),
+    date_preset: preset,
   } satisfies Filters<JobChangesQuery>,
-  paging: v2Paging,
-  where: (query: JobChangesQuery) => whereClause(jobChanges.columns, jobChanges.conditions(jobChanges.filter(query))),
+  paging: sortedPaging(JOB_CHANGE_SORT_FIELDS),
+  where: (query: JobChangesQuery) => whereClause(jobChanges.columns, jobChanges.conditions(jobChanges.filter(query, AT_NOW))),
   label: (doc) => `${String(doc.personName)} (${String(doc.signalId).slice(0, 8)})`,
 });
 
@@ -612,8 +733,20 @@ export const acquisitionsSpec = defineSpec(acquisitions, {
     (line, { choice, shift, donor }) => {
       line.lastUpdated = dateTime(donor.lastUpdated, choice, shift);
     },
+    (line, { choice, shift, donor }) => {
+      line.employeeCount = at([donor.employeeCount, null, Math.abs(shift), donor.employeeCount ?? 7, 0], choice);
+    },
+    (line, { choice, donor }) => {
+      const mode = choice % 4;
+      if (mode === 0) line.website = donor.website;
+      else if (mode === 1) line.website = choice % 8 === 1 ? null : 'HTTP://WWW.Shared-Site.COM/';
+      else if (mode === 2) line.linkedinUrl = donor.linkedinUrl;
+      else line.linkedinUrl = choice % 8 === 3 ? null : `${donor.linkedinUrl ?? 'https://www.linkedin.com/company/shared'}/`;
+    },
   ],
   facts: {
+    websites: `SELECT DISTINCT website_key AS v FROM acquisition_signals WHERE website_key IS NOT NULL ORDER BY v`,
+    linkedins: `SELECT DISTINCT linkedin_key AS v FROM acquisition_signals WHERE linkedin_key IS NOT NULL ORDER BY v`,
     countries: `SELECT DISTINCT country_key AS v FROM acquisition_signals WHERE country_key IS NOT NULL ORDER BY v`,
     categories: `SELECT DISTINCT category_key AS v FROM acquisition_signals WHERE category_key IS NOT NULL ORDER BY v`,
     words: words('acquisition_signals'),
@@ -622,10 +755,81 @@ export const acquisitionsSpec = defineSpec(acquisitions, {
   filters: {
     dates: (draw) => range(draw, 'dateFrom', 'dateTo'),
     countries: (draw) => ({ countries: v2Countries(draw) }),
+    exclude_countries: (draw) => ({ exclude_countries: excludedCountries(draw) }),
     categories: (draw) => ({ categories: list(draw, strings(draw, 'categories'), ['technology', 'no such category']) }),
     search: (draw) => ({ search: search(draw) }),
+    company_domain: (draw) => ({ company_domain: companies(draw, 'websites', 'domain') }),
+    company_linkedin_url: (draw) => ({ company_linkedin_url: companies(draw, 'linkedins', 'linkedin') }),
+    date_preset: preset,
   } satisfies Filters<AcquisitionsQuery>,
-  paging: v2Paging,
-  where: (query: AcquisitionsQuery) => whereClause(acquisitions.columns, acquisitions.conditions(acquisitions.filter(query))),
+  paging: sortedPaging(ACQUISITION_SORT_FIELDS),
+  where: (query: AcquisitionsQuery) =>
+    whereClause(acquisitions.columns, acquisitions.conditions(acquisitions.filter(query, AT_NOW))),
   label: (doc) => `${String(doc.companyName)} (${String(doc.id).slice(0, 8)})`,
 });
+
+// ---------- v2 funding signals: a view of the funding rounds ----------
+
+/** The view's own parts: its filters (drawn from the stored rounds), v2 paging, and one more change: the company's slug. */
+const fundingSignalsParts = defineSpec(fundingSignals, {
+  line: ({ record, extras }): FundingLine => (extras?.sourceId ? { ...record, source_id: extras.sourceId } : record),
+  key: (line: FundingLine) => fundingSpec.key(line),
+  mutations: [
+    (line, { choice, donor }) => {
+      line.name_path = choice % 3 === 0 ? donor.name_path : slugify(at(TEXTS, choice));
+    },
+    (line, { choice, shift, donor }) => {
+      // employeeCount: the latest headcount entry's (of one date, the last); foundedYear.
+      const mode = choice % 5;
+      if (mode === 0) line.historical_headcount = structuredClone(donor.historical_headcount ?? []);
+      else if (mode === 1) line.historical_headcount = [];
+      else if (mode === 2) {
+        const date = `202${Math.abs(shift) % 5}-01-01T00:00:00Z`;
+        line.historical_headcount = [
+          { date, headcount: Math.abs(shift), growth: 0 },
+          { date, headcount: Math.abs(shift) * 2, growth: 0.1 },
+          { date: '2019-06-01T00:00:00Z', headcount: 999_999, growth: 0 },
+        ];
+      } else {
+        const year = at([donor.company_info?.year_founded ?? null, null, 1990 + (Math.abs(shift) % 35)], choice >> 2);
+        line.company_info = { ...line.company_info, year_founded: year };
+      }
+    },
+  ],
+  facts: {
+    words: `SELECT DISTINCT v FROM (SELECT regexp_split_to_table(name_path, '-') AS v FROM funding_rounds) s WHERE v <> '' ORDER BY v`,
+  },
+  filters: {
+    dates: (draw) => range(draw, 'dateFrom', 'dateTo'),
+    countries: (draw) => ({ countries: v2Countries(draw) }),
+    categories: (draw) => ({ categories: list(draw, strings(draw, 'categories'), ['saas', 'no such category']) }),
+    round: (draw) => ({ round: list(draw, PUBLISHED_ROUND_TYPES, ['Series Z', 'seed round']) }),
+    search: (draw) => ({ search: search(draw) }),
+    company_domain: (draw) => ({ company_domain: companies(draw, 'websites', 'domain') }),
+    company_linkedin_url: (draw) => ({ company_linkedin_url: companies(draw, 'linkedins', 'linkedin') }),
+    exclude_countries: (draw) => ({ exclude_countries: excludedCountries(draw) }),
+    date_preset: preset,
+    amounts: (draw) => {
+      // One bound or both; sometimes reversed (refused).
+      const [a, b] = [amount(draw), amount(draw)].sort((x, y) => x - y);
+      const mode = draw.int(0, 3);
+      if (mode === 0) return { amount_min: a };
+      if (mode === 1) return { amount_max: b };
+      return mode === 2 ? { amount_min: a, amount_max: b } : { amount_min: b, amount_max: a };
+    },
+  } satisfies Filters<FundingSignalsQuery>,
+  paging: sortedPaging(FUNDING_SORT_FIELDS),
+  where: (query: FundingSignalsQuery) =>
+    whereClause(fundingSignals.columns, fundingSignals.conditions(fundingSignals.filter(query, AT_NOW))),
+  label: (doc) => `${String(doc.companyName)}@${String(doc.lastUpdated)} (${String(doc.signalId).slice(0, 8)})`,
+});
+
+/** GET /api/v2/signals/funding: funding's rounds and changes (and the slug's), funding's facts and the view's. */
+export const fundingSignalsSpec: Spec = {
+  ...fundingSignalsParts,
+  mutate: (line, mutation, pick) =>
+    mutation % 5 === 4
+      ? fundingSignalsParts.mutate(line, Math.floor(mutation / 5), pick)
+      : fundingSpec.mutate(line, mutation, pick),
+  facts: async (db) => ({ ...(await fundingSpec.facts(db)), ...(await fundingSignalsParts.facts(db)) }),
+};

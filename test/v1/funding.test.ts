@@ -221,8 +221,9 @@ describeEach('GET /api/v1/funding', (backend) => {
     assert.equal(body.response.data[0].company_name, 'Newest');
   });
 
-  it('marks keyed responses as not cacheable', async () => {
+  it('lets clients keep a page but revalidate it (ETag, private, no-cache)', async () => {
     const { res } = await get();
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.equal(res.headers['cache-control'], 'private, no-cache');
+    assert.match(String(res.headers.etag), /^W\/"[A-Za-z0-9_-]{22}"$/);
   });
 });

@@ -31,11 +31,19 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
     });
     return { res, body: res.json() };
   };
+  /** The v2 error code of each status met here. */
+  const CODES: Record<number, string> = {
+    400: 'invalid_parameter',
+    401: 'invalid_api_key',
+    402: 'insufficient_credits',
+    404: 'not_found',
+  };
   const expectError = async (url: string, status: number, pattern: RegExp, bearer: string | null = key) => {
     const { res, body } = await get(url, bearer);
     assert.equal(res.statusCode, status, `${url}: ${res.body}`);
-    assert.deepEqual(Object.keys(body), ['success', 'error']);
-    assert.equal(body.success, false);
+    // Each 400 here is the fault of the query's first parameter (of two in conflict, the first): `param` names it.
+    const param = status === 400 ? [...new URL(url, 'http://localhost').searchParams.keys()][0] : undefined;
+    assert.deepEqual(body, { success: false, error: body.error, code: CODES[status], ...(param !== undefined && { param }) });
     assert.match(body.error, pattern);
     return res;
   };
@@ -60,14 +68,18 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         it(`${path}: ${name}`, async () => {
           const res = await ctx.app.inject({ method: 'GET', url: path, headers });
           assert.equal(res.statusCode, 401);
-          assert.deepEqual(res.json(), { success: false, error: 'Invalid API key' });
+          assert.deepEqual(res.json(), { success: false, error: 'Invalid API key', code: 'invalid_api_key' });
         });
       }
       it(`${path}: a key in the v1 header gets the 401 with a hint to the Bearer header`, async () => {
         for (const sent of [key, 'whatever', '']) {
           const res = await ctx.app.inject({ method: 'GET', url: path, headers: { 'x-lot-api-key': sent } });
           assert.equal(res.statusCode, 401, sent);
-          assert.deepEqual(res.json(), { success: false, error: 'Invalid API key: v2 expects Authorization: Bearer <key>' });
+          assert.deepEqual(res.json(), {
+            success: false,
+            error: 'Invalid API key: v2 expects Authorization: Bearer <key>',
+            code: 'invalid_api_key',
+          });
         }
       });
     }
@@ -171,7 +183,7 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
       assert.equal(body.meta.endpoint, endpoint);
       assert.equal(body.meta.creditsUsed, 1);
       assert.equal(res.headers['x-credits-remaining'], String(body.meta.creditsRemaining));
-      assert.equal(res.headers['cache-control'], 'no-store');
+      assert.equal(res.headers['cache-control'], 'private, no-cache');
     });
   }
 
@@ -294,7 +306,7 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
           assert.equal(res.body, '');
           assert.match(String(res.headers['content-type']), /^application\/json/);
           assert.ok(Number(res.headers['content-length']) > 0, 'the length of the body GET would send');
-          assert.equal(res.headers['cache-control'], 'no-store');
+          assert.equal(res.headers['cache-control'], 'private, no-cache');
           assert.equal(res.headers['x-credits-remaining'], String(balance));
         }
         assert.equal((await get(`${path}?count=true`, account.key)).body.meta.creditsRemaining, balance);

@@ -10,17 +10,24 @@ export type Condition<Row> =
   | { column: keyof Row & string; op: 'equals'; value: string }
   /** column is one of values (a text column). */
   | { column: keyof Row & string; op: 'in'; values: string[] }
+  /** column is none of values (a text column); a null column is none of them. */
+  | { column: keyof Row & string; op: 'notIn'; values: string[] }
   /** column shares an element with values (a text[] column). */
   | { column: keyof Row & string; op: 'overlaps'; values: string[] }
+  /** column shares no element with values (a text[] column); an empty or null one shares none. */
+  | { column: keyof Row & string; op: 'notOverlaps'; values: string[] }
   /** column holds value (a text[] column). */
   | { column: keyof Row & string; op: 'includes'; value: string }
   /** column >= value */
   | { column: keyof Row & string; op: 'atLeast'; value: string | number }
   /** column < value */
   | { column: keyof Row & string; op: 'below'; value: string | number }
+  /** column <= value (a null column is not) */
+  | { column: keyof Row & string; op: 'atMost'; value: string | number }
   /**
-   * Some word of column starts with word. The column holds words joined by single spaces, reduced
-   * as `searchWords` reduces them (src/filter-index/text.ts), and so does word.
+   * Some word of column starts with word. The column holds words joined by single spaces or
+   * hyphens (a slug, such as a funding round's name_path), reduced as `searchWords` reduces them
+   * (src/filter-index/text.ts), and so does word.
    */
   | { column: keyof Row & string; op: 'wordPrefix'; word: string };
 
@@ -43,17 +50,24 @@ function sql<Row>(condition: Condition<Row>, type: ColumnSpec<Row>['type']): { t
       return { test: `${c} = ?`, value: condition.value };
     case 'in':
       return { test: `${c} = ANY(?::text[])`, value: condition.values };
+    case 'notIn':
+      return { test: `(${c} IS NULL OR NOT ${c} = ANY(?::text[]))`, value: condition.values };
     case 'overlaps':
       return { test: `${c} && ?::text[]`, value: condition.values };
+    case 'notOverlaps':
+      return { test: `NOT coalesce(${c} && ?::text[], false)`, value: condition.values };
     case 'includes':
       return { test: `${c} @> ARRAY[?::text]`, value: condition.value };
     case 'atLeast':
       return { test: `${c} >= ?::${type}`, value: condition.value };
     case 'below':
       return { test: `${c} < ?::${type}`, value: condition.value };
+    case 'atMost':
+      return { test: `${c} <= ?::${type}`, value: condition.value };
     case 'wordPrefix':
       // A space before every word, the column's first included: " word" marks the start of one.
-      return { test: `(' ' || ${c}) LIKE ?`, value: containsPattern(` ${condition.word}`) };
+      // Hyphens separate words too (slugs); searchWords never leaves one in a word.
+      return { test: `(' ' || translate(${c}, '-', ' ')) LIKE ?`, value: containsPattern(` ${condition.word}`) };
   }
 }
 

@@ -20,7 +20,14 @@ export interface IndexSource {
 }
 
 function selectList(source: IndexSource): string {
-  const columns = source.columns.map(({ name, type }) => (type === 'bigint' ? `${name}::float8 AS ${name}` : name));
+  // Numbers as doubles, timestamps (sort_at aside) in ms since the epoch, as the index takes them.
+  const columns = source.columns.map(({ name, type }) =>
+    type === 'bigint'
+      ? `${name}::float8 AS ${name}`
+      : type === 'timestamptz'
+        ? `(extract(epoch FROM ${name}) * 1000)::float8 AS ${name}`
+        : name,
+  );
   return ['id', '(extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms', ...columns].join(', ');
 }
 
@@ -52,6 +59,8 @@ export function indexRowsWithDocuments(
 export interface Documents {
   /** The documents found (JSON text) by id; ids not found are absent. */
   docs: Map<number, string>;
+  /** Their rows' natural keys as text, by id, when a key column was asked for (else empty). */
+  keys: Map<number, string>;
   /** The change log's head in the same snapshot as the documents. */
   head: ChangePosition;
 }
@@ -61,14 +70,26 @@ export interface Documents {
  * position the caller's index was current at, the documents are exactly those the index picked,
  * as of that position.
  */
-export async function documentsWithHead(db: Queryable, table: string, ids: readonly number[]): Promise<Documents> {
-  const rows = await db.query<BoundsRow & { id: number | null; doc: string | null }>(
-    `SELECT b.*, d.id, d.doc
+export async function documentsWithHead(
+  db: Queryable,
+  table: string,
+  ids: readonly number[],
+  /** Also read each row's natural key from this column (a view that serves another form needs it). */
+  keyColumn?: string,
+): Promise<Documents> {
+  const key = keyColumn === undefined ? 'NULL::text' : `t.${keyColumn}::text`;
+  const rows = await db.query<BoundsRow & { id: number | null; doc: string | null; key: string | null }>(
+    `SELECT b.*, d.id, d.doc, d.key
        FROM (${BOUNDS_SQL}) b
-       LEFT JOIN LATERAL (SELECT t.id, t.doc FROM ${table} t WHERE t.id = ANY($1::bigint[])) d ON true`,
+       LEFT JOIN LATERAL (SELECT t.id, t.doc, ${key} AS key FROM ${table} t WHERE t.id = ANY($1::bigint[])) d ON true`,
     [ids],
   );
   const docs = new Map<number, string>();
-  for (const row of rows) if (row.id !== null) docs.set(row.id, row.doc!);
-  return { docs, head: boundsOf(rows[0]!).head };
+  const keys = new Map<number, string>();
+  for (const row of rows) {
+    if (row.id === null) continue;
+    docs.set(row.id, row.doc!);
+    if (row.key !== null) keys.set(row.id, row.key);
+  }
+  return { docs, keys, head: boundsOf(rows[0]!).head };
 }

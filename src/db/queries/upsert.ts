@@ -3,7 +3,7 @@ import type { Queryable } from '../port.js';
 /** A column of a document table and its PostgreSQL type ('text[]' columns travel as JSON arrays). */
 export interface ColumnSpec<R> {
   name: keyof R & string;
-  type: 'text' | 'bigint' | 'uuid' | 'timestamptz' | 'text[]';
+  type: 'text' | 'bigint' | 'float8' | 'uuid' | 'timestamptz' | 'text[]';
 }
 
 export interface TableSpec<R> {

@@ -8,9 +8,11 @@ import { keyedAccess, recordUsage, windowWords } from '../../http/access.js';
 import { v1Key } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
 import { errorHandling, v1ErrorShape } from '../../http/error-handling.js';
-import { sendV1Page } from '../../http/v1-reply.js';
+import { conditionalList, notModified } from '../../http/conditional.js';
+import { sendV1Page, v1PageTag, v1PageText } from '../../http/v1-reply.js';
 import { V1Error } from '../../schemas/v1.js';
 import { listV1Page } from '../../services/listing.js';
+import { lookupRoutes } from './lookup.js';
 
 const errorRef = Type.Ref(V1Error);
 
@@ -46,6 +48,7 @@ function v1Route<Q extends TObject, F, R extends TSchema, Row extends StoredRow>
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     api.path,
     {
+      ...conditionalList,
       onRequest: authenticate,
       schema: {
         tags: ['v1'],
@@ -62,7 +65,9 @@ function v1Route<Q extends TObject, F, R extends TSchema, Row extends StoredRow>
     },
     async (request, reply) => {
       const page = await listV1Page(services.readModel, dataset, api, request.query);
-      return sendV1Page(request, reply, page, services.config.publicUrl);
+      const text = v1PageText(request, page, services.config.publicUrl);
+      if (await notModified(request, reply, v1PageTag(text))) return reply;
+      return sendV1Page(reply, text);
     },
   );
 }
@@ -87,4 +92,5 @@ export async function v1Routes(app: FastifyInstance, services: AppServices): Pro
       if (typed.api.family === 'v1') v1Route(app, services, authenticate, typed, typed.api);
     });
   }
+  await app.register((scope) => lookupRoutes(scope, services, authenticate));
 }

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../../dependencies.js';
 import type { keyedAccess } from '../../http/access.js';
+import { conditionalList, entityTag, LIST_CACHE_CONTROL, notModified } from '../../http/conditional.js';
 import { ChangesQuery, ChangesResponse } from '../../schemas/changes.js';
 import { V2Error } from '../../schemas/v2.js';
 import { readChangesPage, type ChangesPage } from '../../services/changes-feed.js';
@@ -22,7 +23,7 @@ const DESCRIPTION =
 
 function sendChangesPage(reply: FastifyReply, page: ChangesPage, credits: { used: number; remaining: number }) {
   const meta = { endpoint: ENDPOINT, creditsUsed: credits.used, creditsRemaining: credits.remaining };
-  reply.header('cache-control', 'no-store').header('x-credits-remaining', String(credits.remaining));
+  reply.header('cache-control', LIST_CACHE_CONTROL).header('x-credits-remaining', String(credits.remaining));
   const body = `{"success":true,"data":${page.dataJson},"pagination":${JSON.stringify(page.pagination)},"meta":${JSON.stringify(meta)}}`;
   return reply.type('application/json; charset=utf-8').send(body);
 }
@@ -31,6 +32,7 @@ export function changesRoute(app: FastifyInstance, services: AppServices, authen
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/changes',
     {
+      ...conditionalList,
       onRequest: authenticate,
       schema: {
         tags: ['v2 changes'],
@@ -42,16 +44,23 @@ export function changesRoute(app: FastifyInstance, services: AppServices, authen
         response: {
           200: ChangesResponse,
           ...errors,
-          400: { ...errors[400], description: 'A parameter breaks its rule, or `since` is not a cursor this feed returned' },
+          400: {
+            ...errors[400],
+            description:
+              'A parameter breaks its rule, or `since` is not a cursor this feed returned (invalid_parameter, `param`)',
+          },
           410: {
             ...Type.Ref(V2Error),
-            description: '`since` is older than the retained changes: resync from the list endpoints, then follow the feed again',
+            description:
+              '`since` is older than the retained changes: resync from the list endpoints, then follow the feed again ' +
+              '(code gone, param since)',
           },
         },
       },
     },
     async (request, reply) => {
       const page = await readChangesPage(services.db, request.query, { retentionDays: services.config.changeLogRetentionDays });
+      if (await notModified(request, reply, entityTag(page.dataJson, JSON.stringify(page.pagination)))) return reply;
       const credits = await settleCredits(services.credits, request, ENDPOINT, page.count);
       request.creditsCharged = credits.used;
       if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: ENDPOINT }, credits.used);

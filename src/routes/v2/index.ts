@@ -2,13 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dataset, SignalApi, StoredRow, ValidQuery } from '../../datasets/dataset.js';
-import { DATASETS } from '../../datasets/index.js';
+import { DATASETS, VIEWS } from '../../datasets/index.js';
 import type { AppServices } from '../../dependencies.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
 import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
 import { errorHandling, v2ErrorShape } from '../../http/error-handling.js';
-import { sendSignalPage } from '../../http/v2-reply.js';
+import { conditionalList, notModified } from '../../http/conditional.js';
+import { sendSignalPage, signalPageTag } from '../../http/v2-reply.js';
 import { listSignalPage } from '../../services/listing.js';
 import { changesRoute } from './changes.js';
 import { errors, settleCredits } from './pricing.js';
@@ -29,6 +30,7 @@ function signalRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     api.path,
     {
+      ...conditionalList,
       onRequest: authenticate,
       schema: {
         tags: ['v2 signals'],
@@ -41,7 +43,8 @@ function signalRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
       },
     },
     async (request, reply) => {
-      const page = await listSignalPage(services.readModel, dataset, api, request.query);
+      const page = await listSignalPage(services.readModel, dataset, api, request.query, services.now());
+      if (await notModified(request, reply, signalPageTag(page))) return reply;
       const credits = await settleCredits(services.credits, request, api.endpoint, api.paging(request.query).count);
       request.creditsCharged = credits.used;
       if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: api.endpoint }, credits.used);
@@ -77,7 +80,7 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
     }
   });
 
-  for (const dataset of DATASETS) {
+  for (const dataset of [...DATASETS, ...VIEWS]) {
     dataset.open((typed) => {
       if (typed.api.family === 'v2') signalRoute(app, services, authenticate, typed, typed.api);
     });

@@ -6,12 +6,16 @@ import type { CreditMeter } from '../../services/credits.js';
 
 const errorRef = Type.Ref(V2Error);
 export const errors = {
-  400: { ...errorRef, description: 'A parameter breaks its rule (unknown parameters included); the message names it' },
-  401: { ...errorRef, description: 'Invalid or missing API key' },
-  402: { ...errorRef, description: 'API credits exhausted for this billing period' },
-  429: { ...errorRef, description: 'Rate limit exceeded' },
-  500: { ...errorRef, description: 'An unknown error occurred' },
-  503: { ...errorRef, description: 'Temporarily unavailable; retry after the Retry-After seconds' },
+  400: {
+    ...errorRef,
+    description:
+      'A parameter breaks its rule (unknown parameters included); the message names it (code invalid_parameter, `param`)',
+  },
+  401: { ...errorRef, description: 'Invalid or missing API key (invalid_api_key)' },
+  402: { ...errorRef, description: 'API credits exhausted for this billing period (insufficient_credits)' },
+  429: { ...errorRef, description: 'Rate limit exceeded (rate_limited)' },
+  500: { ...errorRef, description: 'An unknown error occurred (internal_error)' },
+  503: { ...errorRef, description: 'Temporarily unavailable; retry after the Retry-After seconds (unavailable)' },
 };
 
 /**

@@ -1,0 +1,174 @@
+// Batch lookup of v1 companies by website or LinkedIn page. Each input is answered exactly as the
+// list endpoint's `website` or `linkedin_url` filter answers it: the same checks (an input that
+// filter refuses is "invalid", with its 400 message as the reason), the same normalisation and
+// conditions (the dataset's filter() and conditions()), the same records in the same order, from
+// the same read model.
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import type { Condition } from '../db/queries/conditions.js';
+import type { Dataset, StoredRow, ValidQuery } from '../datasets/dataset.js';
+import { LOOKUP_FIELDS, LOOKUP_RECORDS_PER_INPUT, LookupBody, MAX_LOOKUP_INPUTS, type LookupParams } from '../schemas/lookup.js';
+import { ApiError } from './errors.js';
+import { urlKey } from './normalize.js';
+import type { ReadModel } from './read-model.js';
+import { checkQueryValues, compileRequestValidator, fieldPath } from './validation.js';
+
+/** The body fields, in the order their results are listed. */
+const FIELDS = ['websites', 'linkedin_urls'] as const;
+
+export const LOOKUP_BODY_SHAPE = '{"websites": [...], "linkedin_urls": [...]}';
+
+/**
+ * Reads of the read model one lookup runs at once: enough to overlap the document reads of its
+ * inputs, few enough that a lookup never takes the whole connection pool from other requests.
+ */
+const LOOKUP_CONCURRENCY = 4;
+
+export interface LookupAnswer {
+  /** The body, echoed. */
+  params: LookupParams;
+  /** One result per input, in input order, as JSON array text (records spliced in as stored). */
+  dataJson: string;
+}
+
+const bodyChecker = TypeCompiler.Compile(LookupBody);
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function describeBodyError(error: ValueError): string {
+  const where = fieldPath(error.path);
+  switch (error.type) {
+    case ValueErrorType.Object:
+      return `The body must be a JSON object ${LOOKUP_BODY_SHAPE}, not ${kindOf(error.value)}`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return `Unknown field "${error.path.split('/').at(-1)}"; the body takes ${FIELDS.join(' and ')}`;
+    case ValueErrorType.Array:
+      return `${where} must be an array of strings, not ${kindOf(error.value)}`;
+    case ValueErrorType.ArrayMaxItems:
+      return `Too many inputs: ${where} holds ${Array.isArray(error.value) ? error.value.length : '?'}; at most ${MAX_LOOKUP_INPUTS} a request, ${FIELDS.join(' and ')} together`;
+    case ValueErrorType.String:
+      return `${where} must be a string, not ${kindOf(error.value)}`;
+    default:
+      return `${where || 'The body'}: ${error.message}`;
+  }
+}
+
+/** What is wrong with a lookup body, in one sentence naming the field; undefined when it is a good one. */
+export function lookupBodyProblem(body: unknown): string | undefined {
+  // (A request without a body has a null one; a null sent is refused as such while parsing.)
+  if (body === undefined || body === null) return `The body is missing: send a JSON object ${LOOKUP_BODY_SHAPE}`;
+  if (!bodyChecker.Check(body)) return describeBodyError(bodyChecker.Errors(body).First()!);
+  const count = FIELDS.reduce((sum, field) => sum + (body[field]?.length ?? 0), 0);
+  if (count === 0) return `No inputs: send at least one in ${FIELDS.join(' or ')}`;
+  if (count > MAX_LOOKUP_INPUTS) {
+    return `Too many inputs: ${count}; at most ${MAX_LOOKUP_INPUTS} a request, ${FIELDS.join(' and ')} together`;
+  }
+  return undefined;
+}
+
+type Filter = (typeof LOOKUP_FIELDS)[keyof typeof LOOKUP_FIELDS];
+
+/** An input as the list filter takes it: its key and conditions, or why the filter refuses it. */
+type Resolved<Row> = { normalized: string; conditions: Condition<Row>[] } | { reason: string };
+
+/** At most `limit` calls of fn running at once; stops starting new ones once one has failed. */
+async function mapConcurrently<T, U>(items: readonly T[], limit: number, fn: (item: T) => Promise<U>): Promise<U[]> {
+  const results: U[] = [];
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * The lookup of one v1 dataset (its query must have the company filters `website` and
+ * `linkedin_url`): each input's records, at most LOOKUP_RECORDS_PER_INPUT, newest first.
+ */
+export function companyLookup<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  readModel: ReadModel,
+  dataset: Dataset<Q, F, R, Row>,
+): (body: LookupBody) => Promise<LookupAnswer> {
+  const validateQuery = compileRequestValidator(dataset.query, 'querystring');
+  const queryChecker = TypeCompiler.Compile(dataset.query);
+  const isValidQuery = (value: unknown): value is ValidQuery<Q> => queryChecker.Check(value);
+
+  /** The list endpoint's handling of `?filter=input`, up to the read. */
+  const resolve = (filter: Filter, input: string): Resolved<Row> => {
+    const raw = { [filter]: input };
+    let conditions: Condition<Row>[];
+    try {
+      checkQueryValues(raw, dataset.query);
+      const checked = validateQuery(raw);
+      if (!('value' in checked)) return { reason: checked.message };
+      if (!isValidQuery(checked.value)) throw new Error(`${dataset.name}: the query validator and checker disagree`);
+      conditions = dataset.conditions(dataset.filter(checked.value));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'INVALID_PARAMETER') return { reason: error.message };
+      throw error;
+    }
+    // The filter would match nothing (no stored key is empty): say so rather than "no_match".
+    const normalized = urlKey(input);
+    if (normalized === null) {
+      return { reason: `${filter} is empty once its scheme, "www.", query and trailing slash are removed` };
+    }
+    return { normalized, conditions };
+  };
+
+  return async (body) => {
+    const inputs = FIELDS.flatMap((field) =>
+      (body[field] ?? []).map((input) => {
+        const filter = LOOKUP_FIELDS[field];
+        return { input, filter, resolved: resolve(filter, input), key: '' };
+      }),
+    );
+    // One read per distinct filter: a company sent twice (or in two spellings) is read once.
+    const reads = new Map<string, Condition<Row>[]>();
+    for (const item of inputs) {
+      if ('reason' in item.resolved) continue;
+      item.key = `${item.filter}\u0000${item.resolved.normalized}`;
+      reads.set(item.key, item.resolved.conditions);
+    }
+    const entries = [...reads];
+    const pages = await mapConcurrently(entries, LOOKUP_CONCURRENCY, ([, conditions]) =>
+      readModel.page(dataset, conditions, 0, LOOKUP_RECORDS_PER_INPUT),
+    );
+    const pageOf = new Map(entries.map(([key], i) => [key, pages[i]!]));
+
+    const results = inputs.map(({ input, filter, resolved, key }) => {
+      if ('reason' in resolved) {
+        const head = { input, filter, normalized: null, status: 'invalid', reason: resolved.reason, total: 0 };
+        return `${JSON.stringify(head).slice(0, -1)},"records":[]}`;
+      }
+      const page = pageOf.get(key)!;
+      const head = {
+        input,
+        filter,
+        normalized: resolved.normalized,
+        status: page.total > 0 ? 'matched' : 'no_match',
+        total: page.total,
+      };
+      // The records' stored JSON text, as the list endpoint sends it (no parse, no re-serialisation).
+      return `${JSON.stringify(head).slice(0, -1)},"records":${page.dataJson}}`;
+    });
+    return {
+      params: { websites: body.websites ?? [], linkedin_urls: body.linkedin_urls ?? [] },
+      dataJson: `[${results.join(',')}]`,
+    };
+  };
+}

@@ -1,0 +1,480 @@
+// POST /api/v1/funding/lookup and /api/v1/m-a/lookup: one result per input, in input order, each
+// answered exactly as the list endpoint's website / linkedin_url filter answers it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/services/seed.js';
+import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { fundingRecord, insertFunding, insertMa, maRecord } from '../fixtures.js';
+
+interface Result {
+  input: string;
+  filter: string;
+  normalized: string | null;
+  status: string;
+  reason?: string;
+  total: number;
+  records: Record<string, unknown>[];
+}
+
+const day = (n: number) => new Date(Date.UTC(2025, 0, 1 + n, 12)).toISOString();
+const company = (website: string, linkedin: string) => ({
+  company_info: { name: website, website, hq_country: 'US', categories: ['saas'] },
+  contact_info: [{ company_linkedin_url: linkedin, employees: [] }],
+});
+
+const ENDPOINTS = [
+  { path: '/api/v1/funding', list: '/api/v1/funding' },
+  { path: '/api/v1/m-a', list: '/api/v1/m-a' },
+] as const;
+
+describeEach('POST /api/v1/{funding,m-a}/lookup', (backend) => {
+  let ctx: TestContext;
+  let key: string;
+
+  const lookup = (path: string, payload: unknown, headers: Record<string, string> = {}) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `${path}/lookup`,
+      headers: { 'x-lot-api-key': key, 'content-type': 'application/json', ...headers },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+  const results = async (path: string, payload: unknown): Promise<Result[]> => {
+    const res = await lookup(path, payload);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().response.data;
+  };
+  const list = async (url: string) => {
+    const res = await ctx.app.inject({ url, headers: { 'x-lot-api-key': key } });
+    assert.equal(res.statusCode, 200, res.body);
+    return { data: res.json().response.data as Record<string, unknown>[], total: Number(res.headers['x-total-count']) };
+  };
+
+  before(async () => {
+    ctx = await startApp(backend);
+    key = (await makeKey(ctx.db)).key;
+    await clearData(ctx.db);
+    // acme.io: three rounds, stored in another spelling than the lookups use; many.io: more than the cap.
+    await insertFunding(ctx.db, [
+      ...[3, 1, 2].map((n) =>
+        fundingRecord({ date_seen: day(n), ...company('https://www.Acme.io/', 'https://www.linkedin.com/company/acme/') }),
+      ),
+      fundingRecord({ date_seen: day(5), ...company('http://beta.example.com', 'https://linkedin.com/company/beta') }),
+      ...Array.from({ length: 105 }, (_, n) =>
+        fundingRecord({ date_seen: day(n % 50), ...company('https://many.io', 'https://www.linkedin.com/company/many') }),
+      ),
+    ]);
+    await insertMa(ctx.db, [
+      {
+        record: maRecord({ date_seen: day(1), ...company('https://acme.io', 'https://www.linkedin.com/company/acme') }),
+        status: 'completed',
+      },
+      {
+        record: maRecord({ date_seen: day(4), ...company('https://ACME.io/', 'https://linkedin.com/company/acme') }),
+        status: 'pending',
+      },
+      {
+        record: maRecord({ date_seen: day(2), ...company('https://gamma.dev', 'https://www.linkedin.com/company/gamma') }),
+        status: 'announced',
+      },
+    ]);
+  });
+  after(() => ctx.close());
+
+  it('answers every input in input order, websites then LinkedIn pages: matched, no_match or invalid', async () => {
+    const res = await lookup('/api/v1/funding', {
+      linkedin_urls: ['linkedin.com/company/ACME', 'https://www.linkedin.com/company/nobody'],
+      websites: [
+        'ACME.IO',
+        'nothing.example',
+        'x'.repeat(2049),
+        'https://',
+        'http://WWW.beta.example.com/?utm=x#top',
+        'bad\u0000.io',
+      ],
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    const body = res.json();
+    assert.deepEqual(Object.keys(body), ['message', 'params', 'response']);
+    assert.equal(body.message, 'Data retrieved successfully');
+    assert.deepEqual(body.params, {
+      websites: [
+        'ACME.IO',
+        'nothing.example',
+        'x'.repeat(2049),
+        'https://',
+        'http://WWW.beta.example.com/?utm=x#top',
+        'bad\u0000.io',
+      ],
+      linkedin_urls: ['linkedin.com/company/ACME', 'https://www.linkedin.com/company/nobody'],
+    });
+    const data: Result[] = body.response.data;
+    assert.deepEqual(
+      data.map(({ records, ...rest }) => ({ ...rest, records: records.length })),
+      [
+        { input: 'ACME.IO', filter: 'website', normalized: 'acme.io', status: 'matched', total: 3, records: 3 },
+        { input: 'nothing.example', filter: 'website', normalized: 'nothing.example', status: 'no_match', total: 0, records: 0 },
+        {
+          input: 'x'.repeat(2049),
+          filter: 'website',
+          normalized: null,
+          status: 'invalid',
+          reason: 'website must be at most 2048 characters',
+          total: 0,
+          records: 0,
+        },
+        {
+          input: 'https://',
+          filter: 'website',
+          normalized: null,
+          status: 'invalid',
+          reason: 'website is empty once its scheme, "www.", query and trailing slash are removed',
+          total: 0,
+          records: 0,
+        },
+        {
+          input: 'http://WWW.beta.example.com/?utm=x#top',
+          filter: 'website',
+          normalized: 'beta.example.com',
+          status: 'matched',
+          total: 1,
+          records: 1,
+        },
+        {
+          input: 'bad\u0000.io',
+          filter: 'website',
+          normalized: null,
+          status: 'invalid',
+          reason: 'website must not contain a NUL character (%00)',
+          total: 0,
+          records: 0,
+        },
+        {
+          input: 'linkedin.com/company/ACME',
+          filter: 'linkedin_url',
+          normalized: 'linkedin.com/company/acme',
+          status: 'matched',
+          total: 3,
+          records: 3,
+        },
+        {
+          input: 'https://www.linkedin.com/company/nobody',
+          filter: 'linkedin_url',
+          normalized: 'linkedin.com/company/nobody',
+          status: 'no_match',
+          total: 0,
+          records: 0,
+        },
+      ],
+    );
+    assert.deepEqual(
+      data[0]!.records.map((r) => r.date_seen),
+      [day(3), day(2), day(1)],
+      'newest first',
+    );
+  });
+
+  it('normalises scheme, www., trailing slash, query and case as the list filters do', async () => {
+    const spellings = [
+      'acme.io',
+      'ACME.io',
+      'https://acme.io',
+      'http://www.acme.io/',
+      'HTTPS://WWW.ACME.IO//',
+      'acme.io/?ref=x',
+      ' acme.io ',
+    ];
+    for (const result of await results('/api/v1/funding', { websites: spellings })) {
+      assert.equal(result.status, 'matched', result.input);
+      assert.equal(result.normalized, 'acme.io', result.input);
+      assert.equal(result.total, 3, result.input);
+    }
+    // A path is part of the key, as in the list filter.
+    const [withPath] = await results('/api/v1/funding', { websites: ['acme.io/about'] });
+    assert.equal(withPath!.status, 'no_match');
+  });
+
+  for (const { path, list: listPath } of ENDPOINTS) {
+    it(`${path}/lookup: the records are exactly those GET ${listPath}?website=… / ?linkedin_url=… serves`, async () => {
+      const websites = ['https://www.acme.io', 'beta.example.com', 'gamma.dev', 'nothing.example'];
+      const linkedins = ['https://www.linkedin.com/company/acme', 'linkedin.com/company/gamma/'];
+      const data = await results(path, { websites, linkedin_urls: linkedins });
+      const inputs = [...websites.map((w) => ['website', w]), ...linkedins.map((l) => ['linkedin_url', l])];
+      assert.equal(data.length, inputs.length);
+      for (const [i, [filter, input]] of inputs.entries()) {
+        const listed = await list(`${listPath}?${filter}=${encodeURIComponent(input!)}`);
+        assert.deepEqual(data[i]!.records, listed.data, `${filter}=${input}`);
+        assert.equal(data[i]!.total, listed.total, `${filter}=${input}`);
+        assert.equal(data[i]!.status, listed.total > 0 ? 'matched' : 'no_match', `${filter}=${input}`);
+      }
+    });
+  }
+
+  it('caps the records of an input at 100, newest first as the list pages them, and says how many there are', async () => {
+    const [byWebsite, byLinkedin] = await results('/api/v1/funding', {
+      websites: ['many.io'],
+      linkedin_urls: ['linkedin.com/company/many'],
+    });
+    const pages = [];
+    for (let page = 1; page <= 6; page++) pages.push(...(await list(`/api/v1/funding?website=many.io&page=${page}`)).data);
+    assert.equal(pages.length, 105);
+    for (const result of [byWebsite!, byLinkedin!]) {
+      assert.equal(result.total, 105);
+      assert.equal(result.records.length, 100);
+      assert.deepEqual(result.records, pages.slice(0, 100));
+    }
+  });
+
+  it('answers a company sent twice (in two spellings) twice, identically', async () => {
+    const [a, b, c] = await results('/api/v1/m-a', { websites: ['acme.io', 'https://www.ACME.io/', 'acme.io'] });
+    assert.equal(a!.total, 2);
+    assert.deepEqual(b!.records, a!.records);
+    assert.deepEqual(c, a);
+  });
+
+  it('takes 100 inputs in one request', async () => {
+    const websites = Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? 'acme.io' : `none-${i}.example`));
+    const linkedin_urls = Array.from({ length: 40 }, (_, i) => `linkedin.com/company/none-${i}`);
+    const data = await results('/api/v1/funding', { websites, linkedin_urls });
+    assert.equal(data.length, 100);
+    assert.deepEqual(
+      data.map((r) => r.input),
+      [...websites, ...linkedin_urls],
+    );
+    assert.equal(data.filter((r) => r.status === 'matched').length, 30);
+  });
+
+  it('sees a record committed before the request', async () => {
+    const [before] = await results('/api/v1/m-a', { websites: ['delta.dev'] });
+    assert.equal(before!.status, 'no_match');
+    await insertMa(ctx.db, [
+      { record: maRecord({ ...company('https://delta.dev', 'https://linkedin.com/company/delta') }), status: 'completed' },
+    ]);
+    const [afterInsert] = await results('/api/v1/m-a', { websites: ['delta.dev'] });
+    assert.equal(afterInsert!.status, 'matched');
+    assert.deepEqual(afterInsert!.records[0]!.company_info, {
+      name: 'https://delta.dev',
+      website: 'https://delta.dev',
+      hq_country: 'US',
+      categories: ['saas'],
+    });
+  });
+
+  it('reads the body as JSON whatever its Content-Type', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-8']) {
+      const res = await lookup('/api/v1/funding', { websites: ['acme.io'] }, { 'content-type': type });
+      assert.equal(res.statusCode, 200, `${type}: ${res.body}`);
+      assert.equal(res.json().response.data[0].status, 'matched');
+    }
+  });
+
+  describe('400 in the v1 shape, naming the problem', () => {
+    const SHAPE = '{"websites": [...], "linkedin_urls": [...]}';
+    const cases: [name: string, payload: string, message: string | RegExp, headers?: Record<string, string>][] = [
+      ['not JSON', '{"websites": ["acme.io"', /^The body is not valid JSON \(.+\)$/],
+      [
+        'not JSON, as a form',
+        'websites=acme.io',
+        /^The body is not valid JSON/,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+      ],
+      ['empty', '', `The body is empty: send a JSON object ${SHAPE}`],
+      ['blank', '  \n', `The body is empty: send a JSON object ${SHAPE}`],
+      ['an array', '["acme.io"]', `The body must be a JSON object ${SHAPE}, not an array`],
+      ['a string', '"acme.io"', `The body must be a JSON object ${SHAPE}, not a string`],
+      ['null', 'null', `The body must be a JSON object ${SHAPE}, not null`],
+      ['a number', '42', `The body must be a JSON object ${SHAPE}, not a number`],
+      ['websites a string', '{"websites": "acme.io"}', 'websites must be an array of strings, not a string'],
+      ['linkedin_urls an object', '{"linkedin_urls": {}}', 'linkedin_urls must be an array of strings, not an object'],
+      ['a number among websites', '{"websites": ["acme.io", 7]}', 'websites[1] must be a string, not a number'],
+      ['null among linkedin_urls', '{"linkedin_urls": [null]}', 'linkedin_urls[0] must be a string, not null'],
+      [
+        'an unknown field',
+        '{"websites": ["acme.io"], "domains": ["acme.io"]}',
+        'Unknown field "domains"; the body takes websites and linkedin_urls',
+      ],
+      ['a misspelt field', '{"website": ["acme.io"]}', 'Unknown field "website"; the body takes websites and linkedin_urls'],
+      ['no field', '{}', 'No inputs: send at least one in websites or linkedin_urls'],
+      ['empty arrays', '{"websites": [], "linkedin_urls": []}', 'No inputs: send at least one in websites or linkedin_urls'],
+      [
+        '101 websites',
+        JSON.stringify({ websites: Array.from({ length: 101 }, (_, i) => `c${i}.io`) }),
+        'Too many inputs: websites holds 101; at most 100 a request, websites and linkedin_urls together',
+      ],
+      [
+        '60 websites and 41 LinkedIn pages',
+        JSON.stringify({
+          websites: Array.from({ length: 60 }, (_, i) => `c${i}.io`),
+          linkedin_urls: Array.from({ length: 41 }, (_, i) => `linkedin.com/company/c${i}`),
+        }),
+        'Too many inputs: 101; at most 100 a request, websites and linkedin_urls together',
+      ],
+    ];
+    for (const [name, payload, message, headers] of cases) {
+      it(name, async () => {
+        for (const { path } of ENDPOINTS) {
+          const res = await lookup(path, payload, headers);
+          assert.equal(res.statusCode, 400, `${path}: ${res.body}`);
+          const body = res.json();
+          assert.deepEqual(Object.keys(body), ['code', 'message']);
+          assert.equal(body.code, 400);
+          if (typeof message === 'string') assert.equal(body.message, message);
+          else assert.match(body.message, message);
+        }
+      });
+    }
+
+    it('no body at all', async () => {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/funding/lookup', headers: { 'x-lot-api-key': key } });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.deepEqual(res.json(), { code: 400, message: `The body is missing: send a JSON object ${SHAPE}` });
+    });
+
+    it('a body over 256 KiB is a 413', async () => {
+      const res = await lookup('/api/v1/funding', { websites: ['x'.repeat(300 * 1024)] });
+      assert.equal(res.statusCode, 413, res.body);
+      assert.deepEqual(res.json(), { code: 413, message: 'The body is larger than 256 KiB (at most 100 inputs a request)' });
+    });
+  });
+
+  describe('401 for a bad key, before the body is looked at', () => {
+    const cases: [string, Record<string, string>][] = [
+      ['empty', { 'x-lot-api-key': '' }],
+      ['malformed', { 'x-lot-api-key': 'not-a-key' }],
+      ['sent as Bearer instead', { 'x-lot-api-key': '', authorization: 'Bearer whatever' }],
+    ];
+    for (const { path } of ENDPOINTS) {
+      for (const [name, headers] of cases) {
+        it(`${path}/lookup: ${name}`, async () => {
+          for (const payload of [{ websites: ['acme.io'] }, 'not json']) {
+            const res = await lookup(path, payload, headers);
+            assert.equal(res.statusCode, 401);
+            assert.deepEqual(res.json(), {
+              code: 401,
+              message: 'Invalid or missing API key (send it in the x-lot-api-key header)',
+            });
+          }
+        });
+      }
+    }
+  });
+
+  it('refuses query parameters: the inputs travel in the body', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/funding/lookup?page=2',
+      headers: { 'x-lot-api-key': key },
+      payload: { websites: ['acme.io'] },
+    });
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(res.json(), {
+      code: 400,
+      message: 'Unknown parameter "page": the lookup takes no query parameters; send its inputs in the JSON body',
+    });
+  });
+
+  it('GET on a lookup path is a 404 in the v1 shape', async () => {
+    const res = await ctx.app.inject({ url: '/api/v1/funding/lookup', headers: { 'x-lot-api-key': key } });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.json().code, 404);
+  });
+
+  it('is documented: body, responses, key; every answer matches its OpenAPI schema', async () => {
+    const spec = (await ctx.app.inject({ url: '/openapi.json' })).json();
+    const ajv = new Ajv2020.default({ strict: false });
+    addFormats.default(ajv);
+    for (const [name, schema] of Object.entries(spec.components.schemas))
+      ajv.addSchema(schema as object, `#/components/schemas/${name}`);
+    for (const { path } of ENDPOINTS) {
+      const operation = spec.paths[`${path}/lookup`].post;
+      assert.deepEqual(operation.tags, ['v1 lookup']);
+      assert.deepEqual(operation.security, [{ apiKeyHeader: [] }]);
+      assert.ok(operation.requestBody.content['application/json'].schema.properties.websites, path);
+      assert.ok(operation.requestBody.content['application/json'].example, `${path}: an example body`);
+      for (const status of ['200', '400', '401', '413', '429']) assert.ok(operation.responses[status], `${path}: ${status}`);
+      const validate = ajv.compile(operation.responses['200'].content['application/json'].schema);
+      const res = await lookup(path, {
+        websites: ['acme.io', 'nothing.example', 'https://'],
+        linkedin_urls: ['linkedin.com/company/gamma'],
+      });
+      assert.ok(validate(res.json()), `${path}: ${JSON.stringify(validate.errors)}`);
+      // The check is real: a record missing a required field fails it.
+      const broken = res.json();
+      delete broken.response.data[0].records[0].date_seen;
+      delete broken.response.data[0].records[0].company_name;
+      assert.equal(validate(broken), false);
+    }
+  });
+});
+
+describeEach('v1 lookup and the rate limit', (backend) => {
+  let ctx: TestContext;
+
+  before(async () => {
+    ctx = await startApp(backend, { RATE_LIMITS: 'true', RATE_LIMIT_V1: '3' });
+  });
+  after(() => ctx.close());
+
+  it('one request is one slot, whatever the number of inputs', async () => {
+    const { key } = await makeKey(ctx.db);
+    const websites = Array.from({ length: 100 }, (_, i) => `c${i}.io`);
+    const post = (path: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `${path}/lookup`,
+        headers: { 'x-lot-api-key': key, 'content-type': 'application/json' },
+        payload: { websites },
+      });
+    const first = await post('/api/v1/funding');
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.json().response.data.length, 100);
+    assert.deepEqual([first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']], ['3', '2']);
+    const second = await post('/api/v1/m-a');
+    assert.equal(second.headers['x-ratelimit-remaining'], '1');
+    // The list endpoints share the same window.
+    const listed = await ctx.app.inject({ url: '/api/v1/funding', headers: { 'x-lot-api-key': key } });
+    assert.equal(listed.headers['x-ratelimit-remaining'], '0');
+    const refused = await post('/api/v1/funding');
+    assert.equal(refused.statusCode, 429);
+    assert.deepEqual(refused.json(), {
+      code: 429,
+      message: 'Rate limit exceeded: a maximum of 3 requests per minute is allowed',
+    });
+  });
+});
+
+describeEach('v1 lookup: the documented example bodies on the demo data', (backend) => {
+  let ctx: TestContext;
+
+  before(async () => {
+    ctx = await startApp(backend);
+    await seedDatabase(ctx.db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc() });
+  });
+  after(() => ctx.close());
+
+  it('find records for every input but the one made up', async () => {
+    const { key } = await makeKey(ctx.db);
+    const spec = (await ctx.app.inject({ url: '/openapi.json' })).json();
+    for (const { path } of ENDPOINTS) {
+      const example = spec.paths[`${path}/lookup`].post.requestBody.content['application/json'].example;
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `${path}/lookup`,
+        headers: { 'x-lot-api-key': key, 'content-type': 'application/json' },
+        payload: example,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const statuses = res.json().response.data.map((r: Result) => `${r.input}: ${r.status}`);
+      assert.deepEqual(
+        statuses,
+        [...example.websites, ...example.linkedin_urls].map(
+          (input: string) => `${input}: ${input === 'no-such-company.example' ? 'no_match' : 'matched'}`,
+        ),
+        path,
+      );
+    }
+  });
+});
