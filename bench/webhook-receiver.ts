@@ -21,7 +21,10 @@ export class WebhookReceiver {
   private readonly sockets = new Set<Socket>();
   /** Per record key (the company name the bench put in it), per webhook index. */
   readonly byKey = new Map<string, Map<number, PairArrivals>>();
-  /** 2xx answers per event id: more than one is a delivery sent again after it had succeeded. */
+  /**
+   * 2xx answers per webhook and event id (an event's id is the same for every webhook it goes to):
+   * more than one is a delivery sent again after it had succeeded.
+   */
   private readonly answeredEvents = new Map<string, number>();
   /** Every arrival answered 2xx, in order (performance.now()). */
   arrivals: number[] = [];
@@ -78,7 +81,7 @@ export class WebhookReceiver {
     this.refused = 0;
   }
 
-  /** Event ids answered 2xx more than once, and the extra sends. */
+  /** Deliveries (webhook, event id) answered 2xx more than once, and the extra sends. */
   resentAfterSuccess(): { events: number; extraSends: number } {
     let events = 0;
     let extraSends = 0;
@@ -123,7 +126,8 @@ export class WebhookReceiver {
 
   private answered(hook: number, key: string, eventId: string, at: number): void {
     this.arrivals.push(at);
-    this.answeredEvents.set(eventId, (this.answeredEvents.get(eventId) ?? 0) + 1);
+    const delivery = `${hook}:${eventId}`;
+    this.answeredEvents.set(delivery, (this.answeredEvents.get(delivery) ?? 0) + 1);
     let hooks = this.byKey.get(key);
     if (!hooks) this.byKey.set(key, (hooks = new Map()));
     const pair = hooks.get(hook);
