@@ -142,10 +142,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   services.metrics.watchIndex(() => services.readModel.stats());
   // Deliveries leave through one transport; every process may dispatch and send (they share the queue).
   const delivery = config.webhooks.delivery
-    ? new WebhookDelivery(db, webhookTransport, services.credits, config.webhooks, app.log, (outcome, latencyMs) => {
-        services.metrics.webhookAttempts.inc({ outcome });
-        services.metrics.webhookDeliveryLatency.observe(latencyMs / 1000);
-      })
+    ? new WebhookDelivery(
+        db,
+        webhookTransport,
+        services.credits,
+        config.webhooks,
+        app.log,
+        (outcome, latencyMs) => {
+          services.metrics.webhookAttempts.inc({ outcome });
+          services.metrics.webhookDeliveryLatency.observe(latencyMs / 1000);
+        },
+        () => services.lifecycle.draining,
+      )
     : undefined;
   services.webhooks.onChange(() => delivery?.wake());
   app.addHook('onReady', async () => delivery?.start());

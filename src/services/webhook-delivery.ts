@@ -76,6 +76,8 @@ export class WebhookDelivery {
     private readonly options: DeliveryOptions,
     private readonly log: DeliveryLog,
     private readonly onAttempt: AttemptListener = () => undefined,
+    /** True once the server is shutting down. */
+    private readonly draining: () => boolean = () => false,
   ) {
     this.dispatcher = new WebhookDispatcher(db, log);
     this.recorder = new AttemptRecorder(db, this.owner, log);
@@ -89,7 +91,9 @@ export class WebhookDelivery {
 
   /** Looks for new changes and due deliveries now (after a write, say) instead of at the next poll. */
   wake(): void {
-    if (this.stopped) return;
+    // A draining server starts no new work: the connections it still answers get the event loop and
+    // the store (on the embedded store, one connection), and claimed deliveries finish as they are.
+    if (this.stopped || this.draining()) return;
     if (this.ticking) {
       this.again = true;
       return;
