@@ -2,40 +2,25 @@
 // sign up, create a key, call the API with it, see usage and credits move, revoke it.
 // Screenshots of the profile page go to test-output/screenshots/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
 import { migrate } from '../../src/db/migrate.js';
 import { describeEach, testConfig } from '../helpers.js';
 import { insertInvestors, investorRecord } from '../fixtures.js';
 import { PASSWORD, uniqueEmail } from './web-client.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SCREENSHOTS, chromiumMissing } from './chromium.js';
 
 const text = async (page: Page, selector: string) => (await page.locator(selector).innerText()).trim();
 
 describeEach('account pages in Chromium', (backend) => {
   it(
     'sign up, create a key, call the API, see usage and credits change, revoke: 401',
-    { skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`, timeout: 120_000 },
+    { skip: chromiumMissing, timeout: 120_000 },
     async () => {
       const db = await backend.open();
       await migrate(db);

@@ -4,12 +4,11 @@
 // one, pause and resume, delete. Screenshots go to test-output/screenshots/. The embedded store
 // only: the pages and the service are the same on PostgreSQL, which the HTTP suite covers.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -17,21 +16,7 @@ import { fundingRecord, insertFunding } from '../fixtures.js';
 import { backends, testConfig } from '../helpers.js';
 import { ok, startReceiver, verifyBoth } from '../webhooks/receiver.js';
 import { PASSWORD, uniqueEmail } from './web-client.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SCREENSHOTS, chromiumMissing } from './chromium.js';
 
 const text = async (locator: Locator) => (await locator.innerText()).trim();
 
@@ -51,7 +36,7 @@ const pglite = backends().find((backend) => backend.name === 'pglite')!;
 describe('webhooks on the account pages in Chromium [pglite]', () => {
   it(
     'create from the page, see the secret, test, see a delivery, redeliver a failure, pause, resume, delete',
-    { skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`, timeout: 180_000 },
+    { skip: chromiumMissing, timeout: 180_000 },
     async () => {
       const db = await pglite.open();
       await migrate(db);

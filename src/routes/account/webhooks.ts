@@ -174,6 +174,27 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
     return sendPage(reply, view.status, page);
   }
 
+  /**
+   * The signed-in account's webhook a confirmed action (delete, rotate) is about, once the form's
+   * CSRF token is checked; undefined once the sign-in page, a 404 or the confirmation page again
+   * (a bad token) has been sent.
+   */
+  async function confirmedWebhook(
+    request: FastifyRequest<{ Params: WebhookParams }>,
+    reply: FastifyReply,
+    action: WebhookAction,
+  ): Promise<{ session: SignedInSession; webhook: WebhookView } | undefined> {
+    const session = await signedIn(request, reply);
+    if (!session) return undefined;
+    const webhook = await ownWebhook(request, reply, session, request.params.id);
+    if (!webhook) return undefined;
+    if (!sessionCsrfValid(request, session)) {
+      await confirmPage(request, reply, session, { action, webhook, status: CSRF_STATUS, problem: CSRF_PROBLEM.message });
+      return undefined;
+    }
+    return { session, webhook };
+  }
+
   /** The webhook's page after a POST: a refusal shown on it, or a 404 for an id not the account's. */
   function showRefusal(
     request: FastifyRequest,
@@ -293,18 +314,9 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
     '/account/webhooks/:id/delete',
     { schema: { params: IdParams, body: CsrfBody }, ...FORM_LIMITS },
     async (request, reply) => {
-      const session = await signedIn(request, reply);
-      if (!session) return reply;
-      const webhook = await ownWebhook(request, reply, session, request.params.id);
-      if (!webhook) return reply;
-      if (!sessionCsrfValid(request, session)) {
-        return confirmPage(request, reply, session, {
-          action: 'delete',
-          webhook,
-          status: CSRF_STATUS,
-          problem: CSRF_PROBLEM.message,
-        });
-      }
+      const confirmed = await confirmedWebhook(request, reply, 'delete');
+      if (!confirmed) return reply;
+      const { session, webhook } = confirmed;
       try {
         await webhooks.remove(actorOf(session), webhook.id);
       } catch (error) {
@@ -319,18 +331,9 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
     '/account/webhooks/:id/rotate',
     { schema: { params: IdParams, body: CsrfBody }, ...FORM_LIMITS },
     async (request, reply) => {
-      const session = await signedIn(request, reply);
-      if (!session) return reply;
-      const webhook = await ownWebhook(request, reply, session, request.params.id);
-      if (!webhook) return reply;
-      if (!sessionCsrfValid(request, session)) {
-        return confirmPage(request, reply, session, {
-          action: 'rotate',
-          webhook,
-          status: CSRF_STATUS,
-          problem: CSRF_PROBLEM.message,
-        });
-      }
+      const confirmed = await confirmedWebhook(request, reply, 'rotate');
+      if (!confirmed) return reply;
+      const { session, webhook } = confirmed;
       let rotated: WebhookView;
       try {
         rotated = await webhooks.update(actorOf(session), webhook.id, { rotate_secret: true });
