@@ -28,7 +28,7 @@ const QUERY_CAST = {
 const refuse = (...shapes) => ({ 'no-restricted-syntax': ['error', ...shapes] });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'bench/.work/', 'test-output/'] },
+  { ignores: ['dist/', 'client/dist/', 'client/src/generated/', 'node_modules/', 'data/', 'bench/.work/', 'test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,65 @@
+import type { components } from './generated/openapi.js';
+import { Transport, type ClientOptions } from './http.js';
+import { ChangesFeed, SignalEndpoint, V1Dataset, Webhooks, type BodyOf, type QueryOf, type ResultOf } from './resources.js';
+
+export { DealSignalError } from './errors.js';
+export type { ErrorBody, V1ErrorBody, V2ErrorBody, WebhookErrorBody } from './errors.js';
+export type { CallOptions, ClientOptions, RetryOptions } from './http.js';
+export type { BodyOf, Change, ChangesPage, PageCaps, QueryOf, ResultOf, V1Page, Webhook } from './resources.js';
+export { verifyWebhook, type VerifyOptions } from './signatures.js';
+export type { components, operations, paths } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+/** The records each endpoint serves, by their schema names. */
+export type FundingRound = Schemas['FundingRecord'];
+export type Deal = Schemas['MaRecord'];
+export type Investor = Schemas['Investor'];
+export type JobChangeSignal = Schemas['JobChangeSignal'];
+export type AcquisitionSignal = Schemas['AcquisitionSignal'];
+export type FundingSignal = Schemas['FundingSignal'];
+
+/**
+ * The dealsignal API with one key: `v1` (funding rounds, M&A deals) and `v2` (signals, the changes
+ * feed, webhooks). Every call is typed by the server's OpenAPI document.
+ *
+ * ```ts
+ * const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY!, baseUrl: 'https://api.example.com' });
+ * for await (const investor of ds.v2.investors.all({ countries: 'US' }, { maxCredits: 10 })) console.log(investor.name);
+ * ```
+ */
+export class DealSignal {
+  readonly v1: {
+    funding: V1Dataset<QueryOf<'listFunding'>, ResultOf<'listFunding'>, BodyOf<'lookupFunding'>, ResultOf<'lookupFunding'>>;
+    /** Mergers and acquisitions (`/api/v1/m-a`). */
+    deals: V1Dataset<
+      QueryOf<'listMergersAndAcquisitions'>,
+      ResultOf<'listMergersAndAcquisitions'>,
+      BodyOf<'lookupMergersAndAcquisitions'>,
+      ResultOf<'lookupMergersAndAcquisitions'>
+    >;
+  };
+  readonly v2: {
+    investors: SignalEndpoint<QueryOf<'getInvestors'>, ResultOf<'getInvestors'>>;
+    jobChanges: SignalEndpoint<QueryOf<'getJobChangeSignals'>, ResultOf<'getJobChangeSignals'>>;
+    acquisitions: SignalEndpoint<QueryOf<'getAcquisitionSignals'>, ResultOf<'getAcquisitionSignals'>>;
+    funding: SignalEndpoint<QueryOf<'getFundingSignals'>, ResultOf<'getFundingSignals'>>;
+    changes: ChangesFeed;
+    webhooks: Webhooks;
+  };
+
+  constructor(options: ClientOptions) {
+    const transport = new Transport(options);
+    this.v1 = {
+      funding: new V1Dataset(transport, '/api/v1/funding'),
+      deals: new V1Dataset(transport, '/api/v1/m-a'),
+    };
+    this.v2 = {
+      investors: new SignalEndpoint(transport, '/api/v2/signals/investors'),
+      jobChanges: new SignalEndpoint(transport, '/api/v2/signals/job-changes'),
+      acquisitions: new SignalEndpoint(transport, '/api/v2/signals/acquisitions'),
+      funding: new SignalEndpoint(transport, '/api/v2/signals/funding'),
+      changes: new ChangesFeed(transport),
+      webhooks: new Webhooks(transport),
+    };
+  }
+}

@@ -1,0 +1,244 @@
+import type { operations } from './generated/openapi.js';
+import type { CallOptions, HttpRequest, QueryValue, Transport } from './http.js';
+
+type Operation = keyof operations;
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+
+/** An operation's query parameters, as the server's schema declares them. */
+export type QueryOf<K extends Operation> = NonNullable<operations[K]['parameters']['query']>;
+/** An operation's JSON request body. */
+export type BodyOf<K extends Operation> = operations[K] extends { requestBody?: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
+/** An operation's successful (200 or 201) JSON answer. */
+export type ResultOf<K extends Operation> = JsonOf<
+  operations[K]['responses'][Extract<keyof operations[K]['responses'], 200 | 201>]
+>;
+
+/** Where a page walk stops early. Without caps it walks to the last page. */
+export interface PageCaps extends CallOptions {
+  /** Pages fetched at most. */
+  maxPages?: number;
+  /** v2: credits spent at most (each data page costs 1; a walk stops before a page that would exceed this). */
+  maxCredits?: number;
+}
+
+const asQuery = (params: object | undefined) => params as Record<string, QueryValue> | undefined;
+
+async function call<T>(transport: Transport, request: HttpRequest): Promise<T> {
+  return (await transport.send<T>(request)).body;
+}
+
+// ---------------------------------------------------------------- v1
+
+/** The shape every v1 list body shares. */
+interface V1Body {
+  response: { data: unknown[] };
+}
+
+/** One v1 page: the body as sent, its records as `data`, and the paging the headers carry. */
+export type V1Page<B extends V1Body> = B & {
+  /** The page's records (`response.data`). */
+  data: B['response']['data'];
+  /** Records matching the filters (X-Total-Count). */
+  total: number;
+  /** This page's number (X-Page). */
+  page: number;
+  /** Records per page (X-Per-Page). */
+  perPage: number;
+  hasNextPage: boolean;
+  /** The next page's path and query, from the Link header (rel="next"). */
+  nextPath: string | undefined;
+};
+
+/** The target of `rel="next"` in a Link header, as a path and query (resolved against the client's base URL). */
+export function nextLink(header: string | null): string | undefined {
+  for (const part of header?.split(',') ?? []) {
+    const match = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(part);
+    if (match) {
+      const target = new URL(match[1]!, 'http://base.invalid');
+      return `${target.pathname}${target.search}`;
+    }
+  }
+  return undefined;
+}
+
+/** A v1 data set: one page, every page (through the Link header), every record, and the batch lookup. */
+export class V1Dataset<Q extends object, B extends V1Body, LookupBody, LookupResult> {
+  constructor(
+    private readonly transport: Transport,
+    private readonly path: string,
+  ) {}
+
+  private async fetchPage(path: string, params: Q | undefined, options?: CallOptions): Promise<V1Page<B>> {
+    const { body, headers } = await this.transport.send<B>({
+      family: 'v1',
+      method: 'GET',
+      path,
+      query: asQuery(params),
+      options,
+    });
+    const nextPath = nextLink(headers.get('link'));
+    return {
+      ...body,
+      data: body.response.data,
+      total: Number(headers.get('x-total-count') ?? body.response.data.length),
+      page: Number(headers.get('x-page') ?? 1),
+      perPage: Number(headers.get('x-per-page') ?? body.response.data.length),
+      hasNextPage: nextPath !== undefined,
+      nextPath,
+    };
+  }
+
+  /** One page (20 records, newest first). */
+  list(params?: Q, options?: CallOptions): Promise<V1Page<B>> {
+    return this.fetchPage(this.path, params, options);
+  }
+
+  /** Every page from `params.page` (default 1) on, following the Link header's rel="next". */
+  async *pages(params?: Q, caps: PageCaps = {}): AsyncGenerator<V1Page<B>, void, undefined> {
+    let page = await this.fetchPage(this.path, params, caps);
+    for (let fetched = 1; ; fetched++) {
+      yield page;
+      if (!page.nextPath || (caps.maxPages !== undefined && fetched >= caps.maxPages)) return;
+      page = await this.fetchPage(page.nextPath, undefined, caps);
+    }
+  }
+
+  /** Every record of every page, in the list's order. */
+  async *all(params?: Q, caps: PageCaps = {}): AsyncGenerator<B['response']['data'][number], void, undefined> {
+    for await (const page of this.pages(params, caps)) yield* page.data as B['response']['data'][number][];
+  }
+
+  /** Many companies at once (up to 100 websites and LinkedIn URLs): one result per input, in input order. */
+  lookup(body: LookupBody, options?: CallOptions): Promise<LookupResult> {
+    return call(this.transport, { family: 'v1', method: 'POST', path: `${this.path}/lookup`, body, options });
+  }
+}
+
+// ---------------------------------------------------------------- v2 signals
+
+/** The shape every v2 list body shares. */
+interface V2Body {
+  data: unknown[];
+  pagination: { hasNextPage: boolean };
+  meta: { creditsUsed: number };
+}
+
+/** How many credits the next page will cost (a count-mode page is free). */
+const creditsOfNextPage = (params: { count?: boolean } | undefined) => (params?.count ? 0 : 1);
+
+/** A v2 signal endpoint: one page, every page (through `pagination.hasNextPage`), every record. */
+export class SignalEndpoint<Q extends { page?: number; count?: boolean }, B extends V2Body> {
+  constructor(
+    private readonly transport: Transport,
+    private readonly path: string,
+  ) {}
+
+  /** One page: `{success, data, pagination, meta}` as sent. */
+  list(params?: Q, options?: CallOptions): Promise<B> {
+    return call(this.transport, { family: 'v2', method: 'GET', path: this.path, query: asQuery(params), options });
+  }
+
+  /** Every page from `params.page` (default 1) while `hasNextPage`, within the caps. */
+  async *pages(params?: Q, caps: PageCaps = {}): AsyncGenerator<B, void, undefined> {
+    let page = params?.page ?? 1;
+    let credits = 0;
+    for (let fetched = 0; ; fetched++) {
+      if (caps.maxPages !== undefined && fetched >= caps.maxPages) return;
+      if (caps.maxCredits !== undefined && credits + creditsOfNextPage(params) > caps.maxCredits) return;
+      const result = await this.list({ ...params, page } as Q, caps);
+      credits += result.meta.creditsUsed;
+      yield result;
+      if (!result.pagination.hasNextPage) return;
+      page += 1;
+    }
+  }
+
+  /** Every record of every page, in the list's order. */
+  async *all(params?: Q, caps: PageCaps = {}): AsyncGenerator<B['data'][number], void, undefined> {
+    for await (const page of this.pages(params, caps)) yield* page.data as B['data'][number][];
+  }
+}
+
+// ---------------------------------------------------------------- v2 changes feed
+
+export type ChangesPage = ResultOf<'listChanges'>;
+export type Change = ChangesPage['data'][number];
+
+/** The changes feed: every change to the data, oldest first, resumable from any cursor. */
+export class ChangesFeed {
+  constructor(private readonly transport: Transport) {}
+
+  /** One page of changes after `since` (from the oldest retained without it). */
+  list(params?: QueryOf<'listChanges'>, options?: CallOptions): Promise<ChangesPage> {
+    return call(this.transport, { family: 'v2', method: 'GET', path: '/api/v2/changes', query: asQuery(params), options });
+  }
+
+  /**
+   * Pages until caught up (`hasNextPage: false`), each starting at the previous page's `nextCursor`.
+   * Store `page.pagination.nextCursor` once a page is applied and pass it as `since` next time.
+   */
+  async *pages(params: QueryOf<'listChanges'> = {}, caps: PageCaps = {}): AsyncGenerator<ChangesPage, void, undefined> {
+    let since = params.since;
+    let credits = 0;
+    for (let fetched = 0; ; fetched++) {
+      if (caps.maxPages !== undefined && fetched >= caps.maxPages) return;
+      if (caps.maxCredits !== undefined && credits + creditsOfNextPage(params) > caps.maxCredits) return;
+      const page = await this.list({ ...params, since }, caps);
+      credits += page.meta.creditsUsed;
+      yield page;
+      if (!page.pagination.hasNextPage || params.count) return;
+      since = page.pagination.nextCursor;
+    }
+  }
+
+  /** Every change until caught up; each carries its own `cursor` to resume right after it. */
+  async *all(params: QueryOf<'listChanges'> = {}, caps: PageCaps = {}): AsyncGenerator<Change, void, undefined> {
+    for await (const page of this.pages(params, caps)) yield* page.data;
+  }
+}
+
+// ---------------------------------------------------------------- v2 webhooks
+
+export type Webhook = ResultOf<'getWebhook'>['data'];
+
+/** The webhooks API: subscriptions, their delivery log, tests and retries (management is free). */
+export class Webhooks {
+  constructor(private readonly transport: Transport) {}
+
+  private send<T>(method: HttpRequest['method'], path: string, extra: Partial<HttpRequest> = {}): Promise<T> {
+    return call(this.transport, { family: 'v2', method, path: `/api/v2/webhooks${path}`, ...extra });
+  }
+
+  create(body: BodyOf<'createWebhook'>, options?: CallOptions): Promise<ResultOf<'createWebhook'>> {
+    return this.send('POST', '', { body, options });
+  }
+  list(params?: QueryOf<'listWebhooks'>, options?: CallOptions): Promise<ResultOf<'listWebhooks'>> {
+    return this.send('GET', '', { query: asQuery(params), options });
+  }
+  get(id: string, options?: CallOptions): Promise<ResultOf<'getWebhook'>> {
+    return this.send('GET', `/${encodeURIComponent(id)}`, { options });
+  }
+  update(id: string, body: BodyOf<'updateWebhook'>, options?: CallOptions): Promise<ResultOf<'updateWebhook'>> {
+    return this.send('PUT', `/${encodeURIComponent(id)}`, { body, options });
+  }
+  delete(id: string, options?: CallOptions): Promise<ResultOf<'deleteWebhook'>> {
+    return this.send('DELETE', `/${encodeURIComponent(id)}`, { options });
+  }
+  /** Sends a `system.test` event to the webhook now. */
+  test(id: string, options?: CallOptions): Promise<ResultOf<'testWebhook'>> {
+    return this.send('POST', `/${encodeURIComponent(id)}/test`, { options });
+  }
+  deliveries(
+    id: string,
+    params?: QueryOf<'listWebhookDeliveries'>,
+    options?: CallOptions,
+  ): Promise<ResultOf<'listWebhookDeliveries'>> {
+    return this.send('GET', `/${encodeURIComponent(id)}/deliveries`, { query: asQuery(params), options });
+  }
+  /** Sends a delivery again (same event id); 1 credit when it succeeds. */
+  retry(id: string, deliveryId: string, options?: CallOptions): Promise<ResultOf<'retryWebhookDelivery'>> {
+    return this.send('POST', `/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, { options });
+  }
+}
