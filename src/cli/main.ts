@@ -28,8 +28,10 @@ Commands:
   accounts set-tier EMAIL free|pro|enterprise
                                           change an account's tier (its v2 rate limit and monthly credits)
   accounts set-limit EMAIL --v1 N|default give an account its own v1 limit per window (enterprise arrangement)
+  mcp                                     serve the API as Model Context Protocol tools over stdio (for AI assistants);
+                                          needs DEALSIGNAL_API_KEY, and DEALSIGNAL_URL (default http://127.0.0.1:3000)
 
-On the embedded store, the commands after serve run inside the server while it runs (the store opens in one process only).
+On the embedded store, the commands after serve (but mcp) run inside the server while it runs (the store opens in one process only).
 
 Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.`;
 
@@ -43,6 +45,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
     return command ? 0 : 1;
+  }
+  if (command === 'mcp') {
+    // A client of a running server: it needs none of the server's configuration (loaded only when used).
+    const { runMcp } = await import('./mcp.js');
+    return runMcp(args, process.env);
   }
   let config: Config;
   try {

@@ -1,0 +1,138 @@
+// `dealsignal mcp`: the API's list endpoints and changes feed as Model Context Protocol tools, over
+// stdio, for AI assistants. It calls a running dealsignal server through the typed client with one
+// key; it needs none of the server's own configuration. stdout is the protocol channel: everything
+// else goes to stderr.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DealSignal, DealSignalError } from '@dealsignal/client';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ArgumentError, MCP_TOOLS } from './mcp-tools.js';
+
+export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
+
+export interface McpConfig {
+  apiKey: string;
+  baseUrl: string;
+}
+
+export class McpConfigError extends Error {}
+
+/** The command's configuration, from the environment it is given: DEALSIGNAL_API_KEY and DEALSIGNAL_URL. */
+export function loadMcpConfig(env: Record<string, string | undefined>): McpConfig {
+  const apiKey = env.DEALSIGNAL_API_KEY?.trim();
+  if (!apiKey) {
+    throw new McpConfigError(
+      'DEALSIGNAL_API_KEY is not set: set it to a dealsignal API key (ds_…; `dealsignal keys create --email EMAIL` makes one)',
+    );
+  }
+  const baseUrl = env.DEALSIGNAL_URL?.trim() || DEFAULT_API_URL;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new McpConfigError(`DEALSIGNAL_URL="${baseUrl}" is not a URL (e.g. ${DEFAULT_API_URL})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new McpConfigError(`DEALSIGNAL_URL="${baseUrl}" must use http: or https:`);
+  }
+  return { apiKey, baseUrl };
+}
+
+const INSTRUCTIONS =
+  'dealsignal business-intelligence data: venture funding rounds and M&A deals (v1 tools, free), investors, job ' +
+  'changes, acquisition signals and funding signals (v2 tools, 1 credit per call; `count: true` is free), and a feed ' +
+  'of every change to the data (list_changes, 1 credit per call). Results hold a page of records trimmed to a few ' +
+  'fields (ask for others with `fields`), the exact `total` and `hasNextPage`. Prefer narrow filters and count mode ' +
+  'to paging through everything.';
+
+/** An error the API (or the network) returned, as a tool result the model can read and act on. */
+function apiErrorText(err: DealSignalError): string {
+  if (err.status === 0)
+    return `No answer from the dealsignal API (is DEALSIGNAL_URL right, and the server running?): ${err.message}`;
+  const details = [`HTTP ${err.status}`];
+  if (typeof err.code === 'string') details.push(`code ${err.code}`);
+  if (err.body && 'param' in err.body && err.body.param !== undefined) details.push(`parameter ${err.body.param}`);
+  return `${err.message} (${details.join(', ')})`;
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+function packageVersion(): string {
+  // dist/cli/ and src/cli/ both sit two levels below the package root.
+  const manifest: { version?: unknown } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return String(manifest.version ?? '0.0.0');
+}
+
+/** The MCP server over one client: tools/list and tools/call. */
+export function createMcpServer(ds: DealSignal): Server {
+  const server = new Server(
+    { name: 'dealsignal', title: 'dealsignal', version: packageVersion() },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const tools = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: MCP_TOOLS.map(({ name, title, description, inputSchema, outputSchema }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      outputSchema,
+      annotations: { title, readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = tools.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    try {
+      const result = await tool.call(ds, request.params.arguments ?? {}, { signal: extra.signal });
+      return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
+    } catch (err) {
+      if (err instanceof DealSignalError) return errorResult(apiErrorText(err));
+      if (err instanceof ArgumentError) return errorResult(err.message);
+      // A fault of this process: the model gets a result it can report, the log the details.
+      console.error('dealsignal mcp:', err);
+      return errorResult(`Internal error in dealsignal mcp: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+  return server;
+}
+
+/** Runs the server on stdin/stdout until the client closes stdin (or SIGINT/SIGTERM); the exit status. */
+export async function runMcp(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  parseArgs({ args, options: {}, strict: true });
+  let config: McpConfig;
+  try {
+    config = loadMcpConfig(env);
+  } catch (err) {
+    if (!(err instanceof McpConfigError)) throw err;
+    console.error(`dealsignal mcp: ${err.message}`);
+    return 1;
+  }
+  // A stray console.log from any module would corrupt the protocol stream.
+  console.log = console.info = console.debug = console.error;
+
+  const server = createMcpServer(new DealSignal({ apiKey: config.apiKey, baseUrl: config.baseUrl }));
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  const stop = () => void server.close();
+  process.stdin.once('end', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await server.connect(new StdioServerTransport());
+  await closed;
+  process.stdin.off('end', stop);
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  return 0;
+}

@@ -1,0 +1,388 @@
+// `dealsignal mcp`: the built command over stdio, driven by the MCP SDK's own client, against a real
+// server on the demo data. Every answer is compared with what the HTTP API gives for the same query.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { adjustCredits } from '../../src/db/queries/credits.js';
+import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/datasets/index.js';
+import { ChangesQuery } from '../../src/schemas/changes.js';
+import { FundingSignalRecord } from '../../src/schemas/v2.js';
+import { generateApiKey } from '../../src/services/api-keys.js';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/services/seed.js';
+import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+
+const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;
+
+/** Each tool with the schemas its route uses: the registry's query and record, the API path. */
+const TOOLS: Record<string, { family: 'v1' | 'v2'; path: string; query: TObject; record?: TSchema; limitMax: number }> = {
+  list_funding_rounds: { family: 'v1', path: '/api/v1/funding', query: funding.query, record: funding.record, limitMax: 20 },
+  list_deals: { family: 'v1', path: '/api/v1/m-a', query: mA.query, record: mA.record, limitMax: 20 },
+  list_investors: {
+    family: 'v2',
+    path: '/api/v2/signals/investors',
+    query: investors.query,
+    record: investors.record,
+    limitMax: 100,
+  },
+  list_job_changes: {
+    family: 'v2',
+    path: '/api/v2/signals/job-changes',
+    query: jobChanges.query,
+    record: jobChanges.record,
+    limitMax: 100,
+  },
+  list_acquisition_signals: {
+    family: 'v2',
+    path: '/api/v2/signals/acquisitions',
+    query: acquisitions.query,
+    record: acquisitions.record,
+    limitMax: 100,
+  },
+  list_funding_signals: {
+    family: 'v2',
+    path: '/api/v2/signals/funding',
+    query: fundingSignals.query,
+    // A view: its records are the funding rounds served as the published FundingSignal.
+    record: FundingSignalRecord,
+    limitMax: 100,
+  },
+  list_changes: { family: 'v2', path: '/api/v2/changes', query: ChangesQuery, limitMax: 1000 },
+};
+
+/** A filter per list tool that matches more than a page of the demo data. */
+const FILTERS: Record<string, Record<string, string>> = {
+  list_funding_rounds: { country: 'US', category: 'fintech,saas' },
+  list_deals: { country: 'US', status: 'completed' },
+  list_investors: { countries: 'US', categories: 'vc,angel' },
+  list_job_changes: { seniorities: 'c_level,vp' },
+  list_acquisition_signals: { countries: 'NA' },
+  list_funding_signals: { countries: 'US', round: 'Seed,Series A' },
+};
+
+interface ListResult {
+  total: number;
+  page: number;
+  hasNextPage: boolean;
+  returned: number;
+  records: Record<string, unknown>[];
+  creditsRemaining?: number;
+}
+
+interface ChangesResult {
+  nextCursor: string;
+  hasNextPage: boolean;
+  returned: number;
+  total?: number;
+  changes: { cursor: string; dataset: string; op: string; id: string | null; record: Record<string, unknown> | null }[];
+}
+
+const pick = (record: Record<string, unknown>, fields: readonly string[]) =>
+  Object.fromEntries(Object.entries(record).filter(([name]) => fields.includes(name)));
+
+/** Starts `dealsignal mcp` with this key and connects the SDK's client to it. */
+async function connect(apiKey: string, url: string): Promise<Client> {
+  const client = new Client({ name: 'dealsignal-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    env: { DEALSIGNAL_API_KEY: apiKey, DEALSIGNAL_URL: url },
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return client;
+}
+
+describeEach('dealsignal mcp', (backend) => {
+  let ctx: TestContext;
+  let url: string;
+  let key: string;
+  let accountId: number;
+  let client: Client;
+  let stranger: Client;
+  let tools: Map<string, Tool>;
+
+  before(async () => {
+    ctx = await startApp(backend);
+    url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ key, accountId } = await makeKey(ctx.db));
+    // The processes start while the data loads. The second holds a key the server never issued.
+    [client, stranger] = await Promise.all([
+      connect(key, url),
+      connect(generateApiKey(), url),
+      seedDatabase(ctx.db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc() }),
+    ]);
+    tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+  });
+  after(async () => {
+    await Promise.all([client?.close(), stranger?.close()]);
+    await ctx?.close();
+  });
+
+  async function call(name: string, args: Record<string, unknown> = {}, as = client): Promise<CallToolResult> {
+    return (await as.callTool({ name, arguments: args })) as CallToolResult;
+  }
+
+  /** A successful call's structured result, checked against its text twin. */
+  async function result<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+    const answer = await call(name, args);
+    assert.notEqual(answer.isError, true, JSON.stringify(answer.content));
+    const [text] = answer.content;
+    assert.equal(text?.type, 'text');
+    assert.deepEqual(JSON.parse(text.type === 'text' ? text.text : ''), answer.structuredContent);
+    return answer.structuredContent as T;
+  }
+
+  /** A failed call's message. */
+  async function failure(name: string, args: Record<string, unknown>, as = client): Promise<string> {
+    const answer = await call(name, args, as);
+    assert.equal(answer.isError, true, JSON.stringify(answer.content));
+    assert.equal(answer.structuredContent, undefined);
+    const [text] = answer.content;
+    return text?.type === 'text' ? text.text : '';
+  }
+
+  /** The HTTP API's answer to the same query. */
+  async function api(path: string, query: Record<string, string | number | boolean>) {
+    const family = path.startsWith('/api/v1/') ? 'v1' : 'v2';
+    const search = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)]));
+    const res = await fetch(`${url}${path}?${search}`, {
+      headers: family === 'v1' ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` },
+    });
+    const body = await res.json();
+    return { status: res.status, total: Number(res.headers.get('x-total-count')), link: res.headers.get('link'), body };
+  }
+
+  const defaultFields = (name: string) => (tools.get(name)!.inputSchema.properties!.fields as { default: string[] }).default;
+
+  it("lists the seven tools, each with its route's parameters plus fields, and a smaller default page", () => {
+    assert.deepEqual([...tools.keys()].sort(), Object.keys(TOOLS).sort());
+    for (const [name, route] of Object.entries(TOOLS)) {
+      const schema = tools.get(name)!.inputSchema;
+      const properties = schema.properties as Record<string, Record<string, unknown>>;
+      const routeProperties = route.query.properties as Record<string, TSchema>;
+      const expected = [...Object.keys(routeProperties), 'fields', ...(route.family === 'v1' ? ['limit'] : [])];
+      assert.deepEqual(Object.keys(properties).sort(), expected.sort(), name);
+      assert.equal(schema.additionalProperties, false, name);
+      // The route's own words document each parameter (the tool adds to those of limit and count).
+      for (const [parameter, routeSchema] of Object.entries(routeProperties)) {
+        assert.ok(String(properties[parameter]!.description).startsWith(String(routeSchema.description)), `${name} ${parameter}`);
+      }
+      assert.equal(properties.limit!.default, 10, name);
+      assert.equal(properties.limit!.maximum, route.limitMax, name);
+      assert.doesNotMatch(JSON.stringify(schema), /formatMinimum|formatMaximum/, name);
+      const fields = properties.fields as { items: { enum: string[] }; default?: string[] };
+      if (route.record) {
+        const recordFields = Object.keys((route.record as TObject).properties);
+        for (const field of recordFields) assert.ok(fields.items.enum.includes(field), `${name} ${field}`);
+        assert.ok(fields.default!.length > 0 && fields.default!.length <= 10, name);
+        for (const field of fields.default!) assert.ok(recordFields.includes(field), `${name} ${field}`);
+      } else {
+        assert.equal(fields.default, undefined, name);
+      }
+      assert.match(tools.get(name)!.description!, route.family === 'v1' ? /no credits/ : /1 credit per call/, name);
+    }
+    // Fields of the served record beyond the stored one's: match_confidence, with company_domain.
+    const acquisitionFields = tools.get('list_acquisition_signals')!.inputSchema.properties!.fields as {
+      items: { enum: string[] };
+    };
+    assert.ok(acquisitionFields.items.enum.includes('match_confidence'));
+  });
+
+  it('each list tool answers with the exact total of the HTTP API, the default page and the default fields', async () => {
+    for (const [name, filter] of Object.entries(FILTERS)) {
+      const route = TOOLS[name]!;
+      const got = await result<ListResult>(name, filter);
+      const fields = defaultFields(name);
+      if (route.family === 'v1') {
+        const expected = await api(route.path, filter);
+        assert.equal(got.total, expected.total, name);
+        assert.equal(got.hasNextPage, /rel="next"/.test(expected.link ?? ''), name);
+        assert.deepEqual(
+          got.records,
+          expected.body.response.data.slice(0, 10).map((r: Record<string, unknown>) => pick(r, fields)),
+          name,
+        );
+        assert.equal(got.creditsRemaining, undefined, name);
+      } else {
+        const expected = await api(route.path, { ...filter, limit: 10 });
+        assert.equal(got.total, expected.body.pagination.totalCount, name);
+        assert.equal(got.hasNextPage, expected.body.pagination.hasNextPage, name);
+        assert.deepEqual(
+          got.records,
+          expected.body.data.map((r: Record<string, unknown>) => pick(r, fields)),
+          name,
+        );
+        assert.equal(typeof got.creditsRemaining, 'number', name);
+      }
+      assert.ok(got.total > 10, `${name}: ${got.total} records, more than a page`);
+      assert.equal(got.page, 1, name);
+      assert.equal(got.returned, 10, name);
+      assert.ok(got.hasNextPage, name);
+      for (const record of got.records)
+        assert.ok(
+          Object.keys(record).every((field) => fields.includes(field)),
+          name,
+        );
+    }
+  });
+
+  it("paging with fields: page 2 is the API's page 2; v1 keeps the first `limit` records of it", async () => {
+    const fundingFilter = FILTERS.list_funding_rounds!;
+    const v1Page2 = await api('/api/v1/funding', { ...fundingFilter, page: 2 });
+    const whole = await result<ListResult>('list_funding_rounds', {
+      ...fundingFilter,
+      page: 2,
+      limit: 20,
+      fields: ['company_name', 'date_seen'],
+    });
+    assert.equal(whole.page, 2);
+    assert.equal(whole.total, v1Page2.total);
+    assert.deepEqual(
+      whole.records,
+      v1Page2.body.response.data.map((r: Record<string, unknown>) => pick(r, ['company_name', 'date_seen'])),
+    );
+    const part = await result<ListResult>('list_funding_rounds', {
+      ...fundingFilter,
+      page: 2,
+      limit: 5,
+      fields: ['company_name'],
+    });
+    assert.equal(part.returned, 5);
+    assert.deepEqual(
+      part.records,
+      whole.records.slice(0, 5).map((r) => pick(r, ['company_name'])),
+    );
+
+    const investorsFilter = FILTERS.list_investors!;
+    const v2Page2 = await api('/api/v2/signals/investors', { ...investorsFilter, page: 2, limit: 10 });
+    const got = await result<ListResult>('list_investors', { ...investorsFilter, page: 2, fields: ['id', 'name', 'aum'] });
+    assert.equal(got.page, 2);
+    assert.equal(got.total, v2Page2.body.pagination.totalCount);
+    assert.deepEqual(
+      got.records,
+      v2Page2.body.data.map((r: Record<string, unknown>) => pick(r, ['id', 'name', 'aum'])),
+    );
+    assert.deepEqual(Object.keys(got.records[0]!), ['id', 'name', 'aum']);
+
+    const counted = await result<ListResult>('list_investors', { ...investorsFilter, count: true });
+    assert.equal(counted.total, v2Page2.body.pagination.totalCount);
+    assert.equal(counted.returned, 0);
+    assert.equal(counted.creditsRemaining, got.creditsRemaining, 'count mode is free');
+  });
+
+  it('list_changes follows a cursor, with records trimmed to their data set’s default fields', async () => {
+    const first = await result<ChangesResult>('list_changes', { datasets: 'm-a' });
+    const expectedFirst = await api('/api/v2/changes', { datasets: 'm-a', limit: 10 });
+    assert.equal(first.returned, 10);
+    assert.equal(first.total, undefined);
+    assert.equal(first.nextCursor, expectedFirst.body.pagination.nextCursor);
+    assert.deepEqual(
+      first.changes.map((change) => change.cursor),
+      expectedFirst.body.data.map((change: { cursor: string }) => change.cursor),
+    );
+    const dealFields = defaultFields('list_deals');
+    for (const change of first.changes) {
+      assert.equal(change.dataset, 'm-a');
+      assert.deepEqual(Object.keys(change.record ?? {}).sort(), [...dealFields].sort());
+    }
+
+    const second = await result<ChangesResult>('list_changes', {
+      datasets: 'm-a',
+      since: first.nextCursor,
+      fields: ['company_name'],
+    });
+    const expectedSecond = await api('/api/v2/changes', { datasets: 'm-a', limit: 10, since: first.nextCursor });
+    assert.equal(second.nextCursor, expectedSecond.body.pagination.nextCursor);
+    assert.deepEqual(
+      second.changes.map((change) => [change.id, change.record]),
+      expectedSecond.body.data.map((change: { id: string; record: Record<string, unknown> }) => [
+        change.id,
+        pick(change.record, ['company_name']),
+      ]),
+    );
+    assert.ok(!first.changes.some((change) => second.changes.some((next) => next.cursor === change.cursor)));
+
+    const counted = await result<ChangesResult>('list_changes', { datasets: 'm-a', since: first.nextCursor, count: true });
+    const expectedCount = await api('/api/v2/changes', { datasets: 'm-a', since: first.nextCursor, count: true });
+    assert.equal(counted.total, expectedCount.body.pagination.totalCount);
+    assert.ok(counted.total! > 10);
+  });
+
+  it("a bad parameter comes back as a tool error with the API's message", async () => {
+    const cases: [tool: string, path: string, args: Record<string, string | number>][] = [
+      ['list_investors', '/api/v2/signals/investors', { countries: 'ZZ' }],
+      ['list_investors', '/api/v2/signals/investors', { limit: 0 }],
+      ['list_funding_signals', '/api/v2/signals/funding', { round: 'Series Z' }],
+      ['list_changes', '/api/v2/changes', { since: 'not-a-cursor' }],
+      ['list_funding_rounds', '/api/v1/funding', { country: 'Atlantis' }],
+      ['list_deals', '/api/v1/m-a', { unknown_parameter: 'x' }],
+    ];
+    for (const [tool, path, args] of cases) {
+      const expected = await api(path, args);
+      assert.equal(expected.status, 400, JSON.stringify(expected.body));
+      const message = path.startsWith('/api/v1/') ? expected.body.message : expected.body.error;
+      const text = await failure(tool, args);
+      assert.ok(text.startsWith(`${message} (HTTP 400`), `${tool}: ${text}`);
+      if (path.startsWith('/api/v2/')) assert.match(text, /code invalid_parameter, parameter \w+\)$/, text);
+    }
+    // The tool's own parameters are checked by the tool.
+    assert.match(await failure('list_funding_rounds', { limit: 0 }), /^limit must be an integer from 1 to 20/);
+    assert.match(await failure('list_deals', { limit: 21 }), /^limit must be an integer from 1 to 20/);
+    assert.match(
+      await failure('list_investors', { fields: ['nope'] }),
+      /^fields must be a non-empty array of these names: id, name,/,
+    );
+    assert.match(await failure('list_investors', { countries: { US: true } }), /^countries must be a string/);
+  });
+
+  it("an unknown tool is the protocol's error", async () => {
+    await assert.rejects(call('list_everything'), (err: unknown) => {
+      assert.ok(err instanceof McpError);
+      assert.equal(err.code, ErrorCode.InvalidParams);
+      assert.match(err.message, /Unknown tool: list_everything/);
+      return true;
+    });
+  });
+
+  it('a wrong key: a tool error with the 401 message of each family', async () => {
+    assert.equal(await failure('list_investors', {}, stranger), 'Invalid API key (HTTP 401, code invalid_api_key)');
+    assert.equal(
+      await failure('list_deals', {}, stranger),
+      'Invalid or missing API key (send it in the x-lot-api-key header) (HTTP 401)',
+    );
+  });
+
+  it('an account out of credits: v2 tools answer the 402 message, v1 tools and count mode still work', async () => {
+    await adjustCredits(ctx.db, accountId, { set: 0 });
+    try {
+      assert.equal(
+        await failure('list_acquisition_signals', {}),
+        'API credits exhausted for this billing period; they refill at the start of next month (HTTP 402, code insufficient_credits)',
+      );
+      assert.match(await failure('list_changes', {}), /^API credits exhausted .*\(HTTP 402, code insufficient_credits\)$/);
+      assert.equal((await result<ListResult>('list_deals')).returned, 10);
+      assert.equal((await result<ListResult>('list_acquisition_signals', { count: true })).creditsRemaining, 0);
+    } finally {
+      await adjustCredits(ctx.db, accountId, { set: 10_000 });
+    }
+  });
+});
+
+describe('dealsignal mcp: configuration', () => {
+  it('stops at once with exit status 1 and a message on stderr without DEALSIGNAL_API_KEY', async () => {
+    const env = { PATH: process.env.PATH, DEALSIGNAL_URL: 'http://127.0.0.1:1' };
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env, timeout: 30_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^dealsignal mcp: DEALSIGNAL_API_KEY is not set/);
+  });
+});
