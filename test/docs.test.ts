@@ -1,12 +1,20 @@
 // The API docs (/docs, Swagger UI) and the OpenAPI document behind them, as a new user meets them:
 // on a fresh demo store, every example pre-filled by "Try it out" returns records, and the page is
 // ours (title, sign-up link), with no name shown twice and nothing refused by its content policy.
+// Every operation carries code samples (curl, JavaScript with @dealsignal/client, Python), and those
+// of the data endpoints, run as a user would run them, print records.
 import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
+import ts from 'typescript';
 import { buildApp } from '../src/app.js';
+import { withCodeSamples } from '../src/http/code-samples.js';
 import { INGEST_CONTENT_TYPES } from '../src/routes/admin/index.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
 import { describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
@@ -14,6 +22,13 @@ import { describeEach, makeKey, startApp, testConfig, type TestContext } from '.
 const CHROMIUM = '/usr/bin/chromium';
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON_MISSING: string | false = spawnSync('python3', ['--version']).status === 0 ? false : 'python3 is not installed';
+const CLIENT_MISSING: string | false = existsSync(new URL('../client/dist/index.js', import.meta.url))
+  ? false
+  : 'the client is not built';
+// Asynchronous: the server answering the samples runs in this process.
+const run = promisify(execFile);
 
 /** README's table of v2 parameters: endpoint path → the parameters it marks as taken. */
 function readmeV2Parameters(): Map<string, Set<string>> {
@@ -44,11 +59,19 @@ interface Parameter {
   example?: unknown;
   schema?: { default?: unknown };
 }
+interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
 interface Operation {
   operationId: string;
   tags?: string[];
+  description?: string;
   parameters?: Parameter[];
+  requestBody?: { content: Record<string, { example?: unknown }> };
   security?: Record<string, string[]>[];
+  'x-codeSamples'?: CodeSample[];
 }
 interface OpenApi {
   info: { title: string; description: string };
@@ -66,11 +89,51 @@ interface OpenApi {
  * and theirs (test/v1/lookup.test.ts) check their documented examples on the demo data.
  */
 const operationsOf = (doc: OpenApi) =>
-  Object.entries(doc.paths)
-    .flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
-    )
-    .filter(({ operation }) => !operation.tags?.some((tag) => tag === 'v2 webhooks' || tag === 'v1 lookup'));
+  everyOperation(doc).filter(({ operation }) => !operation.tags?.some((tag) => tag === 'v2 webhooks' || tag === 'v1 lookup'));
+
+const everyOperation = (doc: OpenApi) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
+  );
+
+/** The v1 batch lookups: they take a body, and answer one result per input. */
+const lookupsOf = (doc: OpenApi) => everyOperation(doc).filter(({ operation }) => operation.tags?.includes('v1 lookup'));
+
+/** The client call each operation's JavaScript sample makes (the client's API, as designed). */
+const CLIENT_CALLS: Record<string, string> = {
+  listFunding: 'ds.v1.funding.list(params)',
+  listMergersAndAcquisitions: 'ds.v1.deals.list(params)',
+  lookupFunding: 'ds.v1.funding.lookup(body)',
+  lookupMergersAndAcquisitions: 'ds.v1.deals.lookup(body)',
+  getInvestors: 'ds.v2.investors.list(params)',
+  getJobChangeSignals: 'ds.v2.jobChanges.list(params)',
+  getAcquisitionSignals: 'ds.v2.acquisitions.list(params)',
+  getFundingSignals: 'ds.v2.funding.list(params)',
+  listChanges: 'ds.v2.changes.list(params)',
+  createWebhook: 'ds.v2.webhooks.create(body)',
+  listWebhooks: 'ds.v2.webhooks.list(params)',
+  getWebhook: "ds.v2.webhooks.get('WEBHOOK_ID')",
+  updateWebhook: "ds.v2.webhooks.update('WEBHOOK_ID', body)",
+  deleteWebhook: "ds.v2.webhooks.delete('WEBHOOK_ID')",
+  testWebhook: "ds.v2.webhooks.test('WEBHOOK_ID')",
+  listWebhookDeliveries: "ds.v2.webhooks.deliveries('WEBHOOK_ID', params)",
+  retryWebhookDelivery: "ds.v2.webhooks.retry('WEBHOOK_ID', 'DELIVERY_ID')",
+};
+
+const SAMPLES = [
+  { lang: 'Shell', label: 'curl', fence: 'sh' },
+  { lang: 'JavaScript', label: 'JavaScript (@dealsignal/client)', fence: 'js' },
+  { lang: 'Python', label: 'Python (standard library)', fence: 'python' },
+];
+
+/** An operation's sample in one language. */
+function sampleOf(operation: Operation, lang: string): string {
+  const sample = operation['x-codeSamples']?.find((candidate) => candidate.lang === lang);
+  assert.ok(sample, `${operation.operationId} has a ${lang} sample`);
+  return sample.source;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The headers that carry a key the way the operation's security scheme says. */
 function credentials(doc: OpenApi, operation: Operation, key: string): Record<string, string> {
@@ -93,10 +156,36 @@ const freePort = () =>
     probe.on('error', reject);
   });
 
+describe('code samples (withCodeSamples)', () => {
+  const operation = (operationId?: string) => ({ paths: { '/api/v2/new': { get: { operationId, responses: {} } } } });
+
+  it('refuses an operation it has no client call for, so a new route cannot ship without samples', () => {
+    assert.throws(() => withCodeSamples(operation('getSomethingNew'), 'http://127.0.0.1:3000'), /getSomethingNew.*CLIENT_CALLS/);
+    assert.throws(() => withCodeSamples(operation(undefined), 'http://127.0.0.1:3000'), /GET \/api\/v2\/new has no operationId/);
+  });
+
+  it('returns a new document and leaves the one it was given as it was', () => {
+    const document = {
+      paths: {
+        '/api/v2/webhooks/{id}': { get: { operationId: 'getWebhook', parameters: [{ name: 'id', in: 'path', required: true }] } },
+      },
+    };
+    const before = structuredClone(document);
+    const result = withCodeSamples(document, 'http://127.0.0.1:3000/');
+    assert.deepEqual(document, before);
+    const samples = (result.paths['/api/v2/webhooks/{id}'].get as { 'x-codeSamples'?: CodeSample[] })['x-codeSamples'];
+    assert.match(samples![0]!.source, /'http:\/\/127\.0\.0\.1:3000\/api\/v2\/webhooks\/WEBHOOK_ID'/);
+  });
+});
+
 describeEach('API docs on the demo data', (backend) => {
   let ctx: TestContext;
   let key: string;
   let doc: OpenApi;
+  // A server listening on the port its PUBLIC_URL names, as the docs page and the code samples call it.
+  let live: FastifyInstance;
+  let base: string;
+  let liveDoc: OpenApi;
 
   const call = async (path: string, operation: Operation, query: Record<string, string>) => {
     const res = await ctx.app.inject({
@@ -114,8 +203,180 @@ describeEach('API docs on the demo data', (backend) => {
     await seedDatabase(ctx.db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc() });
     key = (await makeKey(ctx.db, 'pro')).key;
     doc = (await ctx.app.inject({ url: '/openapi.json' })).json();
+    const port = await freePort();
+    live = await buildApp({ config: testConfig({ PORT: String(port) }), db: ctx.db });
+    await live.listen({ port, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${port}`;
+    liveDoc = (await live.inject({ url: '/openapi.json' })).json();
   });
-  after(() => ctx.close());
+  after(async () => {
+    await live?.close();
+    await ctx.close();
+  });
+
+  /** Runs a sample as a user would, with the key in DEALSIGNAL_API_KEY; its output as JSON. */
+  const runSample = async (operation: Operation, lang: 'Shell' | 'Python') => {
+    const source = sampleOf(operation, lang);
+    const [command, args] = lang === 'Shell' ? ['sh', ['-c', source]] : ['python3', ['-c', source]];
+    const { stdout, stderr } = await run(command, args, {
+      env: { ...process.env, DEALSIGNAL_API_KEY: key },
+      timeout: 20_000,
+    }).catch((error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`${operation.operationId}'s ${lang} sample failed: ${error.stderr}${error.stdout}\n${source}`);
+    });
+    assert.equal(stderr, '', `${operation.operationId}'s ${lang} sample wrote to stderr`);
+    return JSON.parse(stdout);
+  };
+
+  /** The lookups' sample prints one result per input of the documented example, in input order, some matched. */
+  const assertLookupAnswer = (
+    operation: Operation,
+    body: { response: { data: { input: string; status: string; records: unknown[] }[] } },
+  ) => {
+    const example = operation.requestBody!.content['application/json']!.example as {
+      websites?: string[];
+      linkedin_urls?: string[];
+    };
+    const inputs = [...(example.websites ?? []), ...(example.linkedin_urls ?? [])];
+    assert.deepEqual(
+      body.response.data.map((result) => result.input),
+      inputs,
+      `${operation.operationId}: one result per input`,
+    );
+    assert.ok(
+      body.response.data.some((result) => result.status === 'matched' && result.records.length > 0),
+      `${operation.operationId}: no input matched`,
+    );
+  };
+
+  it('every operation carries curl, JavaScript and Python samples for itself, shown in its description', async () => {
+    const base = ctx.config.publicUrl;
+    const operations = everyOperation(doc);
+    assert.deepEqual(operations.map(({ operation }) => operation.operationId).sort(), Object.keys(CLIENT_CALLS).sort());
+    const pythonSources: string[] = [];
+    for (const { path, method, operation } of operations) {
+      const id = operation.operationId;
+      const samples = operation['x-codeSamples'] ?? [];
+      assert.deepEqual(
+        samples.map(({ lang, label }) => ({ lang, label })),
+        SAMPLES.map(({ lang, label }) => ({ lang, label })),
+        id,
+      );
+      assert.ok(operation.description?.includes('**Code samples**'), `${id}: the description has the section`);
+      for (const { lang, fence } of SAMPLES) {
+        assert.ok(
+          operation.description!.includes(`\`\`\`${fence}\n${sampleOf(operation, lang)}\n\`\`\``),
+          `${id}: the ${lang} sample is in the description`,
+        );
+      }
+      const [curl, js, python] = SAMPLES.map(({ lang }) => sampleOf(operation, lang)) as [string, string, string];
+      // The URL, with a placeholder (WEBHOOK_ID) for each path parameter.
+      const url = escapeRegExp(base + path).replace(/\\\{[^}]+\\\}/g, '[A-Z][A-Z_]*_ID');
+      assert.match(curl, new RegExp(`'${url}'`), `${id}: curl's URL`);
+      assert.match(python, new RegExp(`"${url}(\\?)?"`), `${id}: Python's URL`);
+      // The key, from the environment, in the operation's scheme.
+      const [header, value] = Object.entries(credentials(doc, operation, '$DEALSIGNAL_API_KEY'))[0]!;
+      assert.match(
+        curl,
+        new RegExp(`^curl -sS --fail-with-body .*\\n  -H "${header}: ${escapeRegExp(value)}"( \\\\$|$)`, 'im'),
+        `${id}: curl's key`,
+      );
+      const pythonKey = `${value.startsWith('Bearer ') ? '"Bearer " \\+ ' : ''}os\\.environ\\["DEALSIGNAL_API_KEY"\\]`;
+      assert.match(python, new RegExp(`"${header}": ${pythonKey}`, 'i'), `${id}: Python's key`);
+      assert.ok(js.startsWith("import { DealSignal } from '@dealsignal/client';\n"), `${id}: the client's import`);
+      assert.ok(
+        js.includes(`new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: '${base}' })`),
+        `${id}: the client's options`,
+      );
+      assert.ok(js.includes(`await ${CLIENT_CALLS[id]}`), `${id}: ${CLIENT_CALLS[id]} in\n${js}`);
+      // The method, and the body (the documented example when there is one) as JSON.
+      const sendsBody = operation.requestBody !== undefined;
+      if (method === 'GET') assert.doesNotMatch(curl + python, / -X |method=/, id);
+      else if (!(method === 'POST' && sendsBody)) {
+        assert.match(curl, new RegExp(` -X ${method} `), id);
+        assert.match(python, new RegExp(`method="${method}"`), id);
+      }
+      if (sendsBody) {
+        const sent = JSON.parse(/ --data '([^']*)'$/.exec(curl)?.[1] ?? 'null');
+        assert.ok(sent !== null && typeof sent === 'object', `${id}: curl sends a JSON body`);
+        const example = operation.requestBody!.content['application/json']?.example;
+        if (example !== undefined) assert.deepEqual(sent, example, `${id}: curl sends the documented example`);
+        assert.match(curl, /-H 'Content-Type: application\/json'/, id);
+        assert.match(python, /data=json\.dumps\(body\)\.encode\(\),[\s\S]*"Content-Type": "application\/json"/, id);
+      } else assert.doesNotMatch(curl + python, /--data |data=/, id);
+      // Python: the standard library only.
+      const imports = [...python.matchAll(/^(?:import|from) (\S+)/gm)].map((match) => match[1]);
+      assert.deepEqual(
+        imports.filter((name) => !['json', 'os', 'urllib.parse', 'urllib.request'].includes(name!)),
+        [],
+        id,
+      );
+      // The JavaScript is a valid module (checked here for all; two of them run in the test below).
+      const { diagnostics } = ts.transpileModule(js, {
+        reportDiagnostics: true,
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      assert.deepEqual(
+        diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+        [],
+        `${id}: JavaScript syntax`,
+      );
+      await run('sh', ['-n', '-c', curl]).catch((error: { stderr: string }) =>
+        assert.fail(`${id}: shell syntax: ${error.stderr}`),
+      );
+      pythonSources.push(python);
+    }
+    // Every Python sample compiles, those not run below included.
+    if (!PYTHON_MISSING) {
+      const check = 'import json, sys\nfor source in json.load(sys.stdin): compile(source, "sample", "exec")';
+      const child = run('python3', ['-c', check]);
+      child.child.stdin!.end(JSON.stringify(pythonSources));
+      await child;
+    }
+  });
+
+  it('the curl sample of every list operation and lookup prints records on the demo data', async () => {
+    await Promise.all([
+      ...operationsOf(liveDoc).map(async ({ path, operation }) => {
+        const body = await runSample(operation, 'Shell');
+        assert.ok(recordsOf(body)!.length > 0, `${path}: curl printed no records`);
+      }),
+      ...lookupsOf(liveDoc).map(async ({ operation }) => assertLookupAnswer(operation, await runSample(operation, 'Shell'))),
+    ]);
+  });
+
+  it(
+    'the Python sample of every list operation and lookup prints records on the demo data',
+    { skip: PYTHON_MISSING },
+    async () => {
+      await Promise.all([
+        ...operationsOf(liveDoc).map(async ({ path, operation }) => {
+          const body = await runSample(operation, 'Python');
+          assert.ok(recordsOf(body)!.length > 0, `${path}: Python printed no records`);
+        }),
+        ...lookupsOf(liveDoc).map(async ({ operation }) => assertLookupAnswer(operation, await runSample(operation, 'Python'))),
+      ]);
+    },
+  );
+
+  it('the JavaScript samples of listFunding and getInvestors run with @dealsignal/client', { skip: CLIENT_MISSING }, async () => {
+    for (const id of ['listFunding', 'getInvestors']) {
+      const { operation } = everyOperation(liveDoc).find((candidate) => candidate.operation.operationId === id)!;
+      const source = sampleOf(operation, 'JavaScript');
+      // What the same request answers, as curl gets it: each of its records must be printed.
+      const expected = recordsOf(await runSample(operation, 'Shell')) as Record<string, unknown>[];
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', source], {
+        cwd: ROOT,
+        env: { ...process.env, DEALSIGNAL_API_KEY: key },
+        timeout: 20_000,
+      }).catch((error: { stderr?: string }) => assert.fail(`${id}'s JavaScript sample failed: ${error.stderr}\n${source}`));
+      assert.ok(expected.length > 0, id);
+      for (const record of expected) {
+        const shown = Object.values(record).find((value) => typeof value === 'string') as string;
+        assert.ok(stdout.includes(shown), `${id}: the JavaScript sample did not print ${shown}:\n${stdout.slice(0, 2000)}`);
+      }
+    }
+  });
 
   it('every parameter example, alone, returns records', async () => {
     let examples = 0;
@@ -198,7 +459,7 @@ describeEach('API docs on the demo data', (backend) => {
   });
 
   it(
-    'in Chromium: no content-policy error, and "Try it out" on every operation shows records',
+    'in Chromium: no content-policy error, "Try it out" on every operation shows records, and the code samples show',
     {
       skip: !existsSync(CHROMIUM)
         ? `Chromium is not installed at ${CHROMIUM}`
@@ -206,11 +467,7 @@ describeEach('API docs on the demo data', (backend) => {
       timeout: 240_000,
     },
     async () => {
-      // The docs send "Try it out" to PUBLIC_URL, so the server must know its port before it is built.
-      const port = await freePort();
-      const app = await buildApp({ config: testConfig({ PORT: String(port) }), db: ctx.db });
-      await app.listen({ port, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${port}`;
+      // The docs send "Try it out" to PUBLIC_URL: the live server, which knew its port before it was built.
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
         args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -248,13 +505,24 @@ describeEach('API docs on the demo data', (backend) => {
           assert.equal((await status.innerText()).trim(), '200', path);
           const body = JSON.parse(await block.locator('.live-responses-table .response-col_description pre').first().innerText());
           assert.ok(recordsOf(body)!.length > 0, `${path}: Try it out returned no records`);
+          if (path === '/api/v2/signals/investors') {
+            // The code samples, from the description, as a user reads them on the page.
+            const code = block.locator('.opblock-description-wrapper pre code');
+            const shown = await code.evaluateAll((blocks) => blocks.filter((b) => b.checkVisibility()).map((b) => b.textContent));
+            const { operation } = everyOperation(liveDoc).find((candidate) => candidate.path === path)!;
+            assert.deepEqual(
+              shown.map((text) => text?.trim()),
+              SAMPLES.map(({ lang }) => sampleOf(operation, lang)),
+            );
+            assert.ok(shown[0]!.startsWith('curl -sS'), 'a curl sample is shown');
+            assert.ok(shown[1]!.includes("import { DealSignal } from '@dealsignal/client'"), "the client's import is shown");
+          }
           // Closed again, so the next operation's answer is not rendered next to all the previous ones.
           await block.locator('.opblock-summary').click();
         }
         assert.deepEqual(problems, []);
       } finally {
         await browser.close();
-        await app.close();
       }
     },
   );

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { loadAssets } from '../web/assets.js';
+import { withCodeSamples } from './code-samples.js';
 
 /** The part of an OpenAPI operation the date examples touch. */
 interface DocumentedOperation {
@@ -81,8 +82,10 @@ export async function registerDocs(app: FastifyInstance, config: Config): Promis
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    // Runs once, when the document is first asked for; the plugin caches the result.
-    transformObject: (documents) => ('openapiObject' in documents ? withDateExamples(documents.openapiObject, new Date()) : {}),
+    // Runs once, when the document is first asked for; the plugin caches the result. The code samples
+    // come after the date examples (they leave dates out, but read the examples as the page shows them).
+    transformObject: (documents) =>
+      'openapiObject' in documents ? withCodeSamples(withDateExamples(documents.openapiObject, new Date()), base) : {},
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -11,6 +11,48 @@ export interface paths {
         /**
          * Funding rounds, newest first
          * @description Venture funding rounds sorted by `date_seen`, newest first (ties broken by a stable internal id), 20 a page. Paging information is in the X-Total-Count, X-Page, X-Per-Page and Link headers.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v1/funding' \
+         *       -H "x-lot-api-key: $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'round=seed,series a' \
+         *       --data-urlencode 'category=fintech,saas'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { round: 'seed,series a', category: 'fintech,saas' };
+         *     const page = await ds.v1.funding.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v1.funding.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"round": "seed,series a", "category": "fintech,saas"}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v1/funding?" + urllib.parse.urlencode(params),
+         *         headers={"x-lot-api-key": os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["listFunding"];
         put?: never;
@@ -31,6 +73,48 @@ export interface paths {
         /**
          * Mergers and acquisitions, newest first
          * @description M&A deals sorted by `date_seen`, newest first, 20 a page; paging in headers as for /funding.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v1/m-a' \
+         *       -H "x-lot-api-key: $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'amount=10000000' \
+         *       --data-urlencode 'category=fintech,saas'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { amount: 10000000, category: 'fintech,saas' };
+         *     const page = await ds.v1.deals.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v1.deals.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"amount": 10000000, "category": "fintech,saas"}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v1/m-a?" + urllib.parse.urlencode(params),
+         *         headers={"x-lot-api-key": os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["listMergersAndAcquisitions"];
         put?: never;
@@ -53,6 +137,54 @@ export interface paths {
         /**
          * Funding rounds of up to 100 companies, by website or LinkedIn page
          * @description One result per input, in input order (websites, then LinkedIn pages): each input is compared exactly as `GET /api/v1/funding?website=…` (or `linkedin_url=…`) compares it, and its records are the ones that request serves, newest first, at most 100 (`total` counts them all). An input that filter refuses is `invalid`, with the reason. One request against the rate limit, whatever the number of inputs.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v1/funding/lookup' \
+         *       -H "x-lot-api-key: $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"websites":["https://www.lumly.com/","osiqlabs.com","no-such-company.example"],"linkedin_urls":["linkedin.com/company/champlin-media"]}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = {
+         *       websites: ['https://www.lumly.com/', 'osiqlabs.com', 'no-such-company.example'],
+         *       linkedin_urls: ['linkedin.com/company/champlin-media'],
+         *     };
+         *     const result = await ds.v1.funding.lookup(body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {
+         *         "websites": ["https://www.lumly.com/", "osiqlabs.com", "no-such-company.example"],
+         *         "linkedin_urls": ["linkedin.com/company/champlin-media"],
+         *     }
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v1/funding/lookup",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "x-lot-api-key": os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         post: operations["lookupFunding"];
         delete?: never;
@@ -73,6 +205,54 @@ export interface paths {
         /**
          * M&A deals of up to 100 companies, by website or LinkedIn page
          * @description One result per input, in input order (websites, then LinkedIn pages): each input is compared exactly as `GET /api/v1/m-a?website=…` (or `linkedin_url=…`) compares it, and its records are the ones that request serves, newest first, at most 100 (`total` counts them all). An input that filter refuses is `invalid`, with the reason. One request against the rate limit, whatever the number of inputs.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v1/m-a/lookup' \
+         *       -H "x-lot-api-key: $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"websites":["https://www.nextwave.kr","rothara.ai","no-such-company.example"],"linkedin_urls":["https://www.linkedin.com/company/falekara/"]}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = {
+         *       websites: ['https://www.nextwave.kr', 'rothara.ai', 'no-such-company.example'],
+         *       linkedin_urls: ['https://www.linkedin.com/company/falekara/'],
+         *     };
+         *     const result = await ds.v1.deals.lookup(body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {
+         *         "websites": ["https://www.nextwave.kr", "rothara.ai", "no-such-company.example"],
+         *         "linkedin_urls": ["https://www.linkedin.com/company/falekara/"],
+         *     }
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v1/m-a/lookup",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "x-lot-api-key": os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         post: operations["lookupMergersAndAcquisitions"];
         delete?: never;
@@ -91,6 +271,49 @@ export interface paths {
         /**
          * Investors
          * @description Investors, most recently updated first. `categories` takes investor types: vc, angel, pe, corporate, accelerator, family_office, fund, government. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/signals/investors' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'countries=US,GB,CA' \
+         *       --data-urlencode 'categories=vc,angel' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { countries: 'US,GB,CA', categories: 'vc,angel', limit: 5 };
+         *     const page = await ds.v2.investors.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v2.investors.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"countries": "US,GB,CA", "categories": "vc,angel", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/signals/investors?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["getInvestors"];
         put?: never;
@@ -111,6 +334,53 @@ export interface paths {
         /**
          * Job change signals
          * @description People who changed role or company, newest `occurredAt` first. Positions, departments and seniorities are derived from `newRole` when the signal is recorded; OR within one list, AND across lists. positions: ceo, cto, cfo, coo, vp of engineering, vp of sales, vp of marketing, head of product, head of growth, head of engineering, engineering manager, product manager, sales manager, marketing manager, founder, co-founder. departments: marketing, sales, engineering, product, design, operations, finance, people, data, customer_success, growth, legal. seniorities: founder, c_level, vp, director, head, lead, manager. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/signals/job-changes' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'positions=cto,head of engineering' \
+         *       --data-urlencode 'departments=engineering,product' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = {
+         *       positions: 'cto,head of engineering',
+         *       departments: 'engineering,product',
+         *       limit: 5,
+         *     };
+         *     const page = await ds.v2.jobChanges.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v2.jobChanges.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"positions": "cto,head of engineering", "departments": "engineering,product", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/signals/job-changes?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["getJobChangeSignals"];
         put?: never;
@@ -131,6 +401,49 @@ export interface paths {
         /**
          * Acquisition signals
          * @description Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/signals/acquisitions' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'countries=US,GB,CA' \
+         *       --data-urlencode 'categories=Technology,Healthcare' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { countries: 'US,GB,CA', categories: 'Technology,Healthcare', limit: 5 };
+         *     const page = await ds.v2.acquisitions.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v2.acquisitions.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"countries": "US,GB,CA", "categories": "Technology,Healthcare", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/signals/acquisitions?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["getAcquisitionSignals"];
         put?: never;
@@ -151,6 +464,49 @@ export interface paths {
         /**
          * Funding signals
          * @description The funding rounds of `/api/v1/funding` as published funding signals, newest first (the date the round was seen, then a stable id). `roundType` is the published type our round label maps to; fields our rounds do not record (leadInvestor, totalFundingToDate, valuation, useOfFunds) are null. `signalId` is derived from the round's natural key, so it stays the same across restarts and re-imports. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/signals/funding' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'countries=US,GB,CA' \
+         *       --data-urlencode 'categories=fintech,saas' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { countries: 'US,GB,CA', categories: 'fintech,saas', limit: 5 };
+         *     const page = await ds.v2.funding.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v2.funding.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"countries": "US,GB,CA", "categories": "fintech,saas", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/signals/funding?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["getFundingSignals"];
         put?: never;
@@ -171,6 +527,45 @@ export interface paths {
         /**
          * Changes feed: what was created, updated or deleted since a cursor
          * @description Every change to the data, oldest first: each item is one record created, updated or deleted, in commit order, with the record as its list endpoint serves it now. Keep the last `pagination.nextCursor` and pass it as `since`: resuming never misses or repeats a change, whichever server answers, also after restarts. `hasNextPage: false` means caught up; ask again later with the same cursor. Changes are kept for a limited time (7 days by default): a cursor older than that is answered 410, and the client resyncs from the list endpoints. Each page costs 1 credit, whatever the number of items; `count=true`, 4xx and 5xx cost nothing.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/changes' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'datasets=funding,investors' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { datasets: 'funding,investors', limit: 5 };
+         *     const result = await ds.v2.changes.list(params);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"datasets": "funding,investors", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/changes?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["listChanges"];
         put?: never;
@@ -191,12 +586,100 @@ export interface paths {
         /**
          * List webhooks
          * @description The account's webhooks, deleted ones aside (paused ones included, active false), newest first. Free (0 credits); counts against the rate limit like any v2 request.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/webhooks' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { limit: 5 };
+         *     const result = await ds.v2.webhooks.list(params);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Create a webhook
          * @description Subscribes an endpoint to event types, optionally narrowed by filters. The signing secret (whsec_…) is in this response only. At most 10 active webhooks per account. Free (0 credits); counts against the rate limit like any v2 request.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/webhooks' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"endpoint_url":"https://example.com/hooks/dealsignal","event_types":["funding.created"],"filters":{"countries":"US"}}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = {
+         *       endpoint_url: 'https://example.com/hooks/dealsignal',
+         *       event_types: ['funding.created'],
+         *       filters: { countries: 'US' },
+         *     };
+         *     const result = await ds.v2.webhooks.create(body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {
+         *         "endpoint_url": "https://example.com/hooks/dealsignal",
+         *         "event_types": ["funding.created"],
+         *         "filters": {"countries": "US"},
+         *     }
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -215,17 +698,138 @@ export interface paths {
         /**
          * Retrieve a webhook
          * @description One webhook, with its secret's preview only. A deleted webhook is a 404. Free (0 credits); counts against the rate limit like any v2 request.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace WEBHOOK_ID with the webhook id (UUID).
+         *     const result = await ds.v2.webhooks.get('WEBHOOK_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["getWebhook"];
         /**
          * Update a webhook
          * @description Changes any subset of the fields. active false pauses (deliveries queue up), true turns it on again (also a deleted or a paused one; queued deliveries then go out in order). rotate_secret true mints a new secret, returned in this response only; the old one stops signing at once. Free (0 credits); counts against the rate limit like any v2 request.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     curl -sS --fail-with-body -X PUT 'https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"active":false}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = { active: false };
+         *     // Replace WEBHOOK_ID with the webhook id (UUID).
+         *     const result = await ds.v2.webhooks.update('WEBHOOK_ID', body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {"active": False}
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID",
+         *         data=json.dumps(body).encode(),
+         *         method="PUT",
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         put: operations["updateWebhook"];
         post?: never;
         /**
          * Delete a webhook
          * @description Soft delete: no more events, gone from the list; its history is kept and PUT active:true brings it back. Free (0 credits); counts against the rate limit like any v2 request.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     curl -sS --fail-with-body -X DELETE 'https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace WEBHOOK_ID with the webhook id (UUID).
+         *     const result = await ds.v2.webhooks.delete('WEBHOOK_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID",
+         *         method="DELETE",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -245,6 +849,44 @@ export interface paths {
         /**
          * Send a test event
          * @description Sends a signed system.test event to the endpoint now and records it as a delivery. The body is ignored. Free (0 credits); counts against the rate limit like any v2 request.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     curl -sS --fail-with-body -X POST 'https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID/test' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace WEBHOOK_ID with the webhook id (UUID).
+         *     const result = await ds.v2.webhooks.test('WEBHOOK_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID/test",
+         *         method="POST",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -263,6 +905,47 @@ export interface paths {
         /**
          * List deliveries
          * @description The webhook's deliveries, newest first, by cursor. Free (0 credits); counts against the rate limit like any v2 request.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID/deliveries' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { limit: 5 };
+         *     // Replace WEBHOOK_ID with the webhook id (UUID).
+         *     const result = await ds.v2.webhooks.deliveries('WEBHOOK_ID', params);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"limit": 5}
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID/deliveries?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -285,6 +968,47 @@ export interface paths {
         /**
          * Retry a delivery
          * @description Sends the delivery again now, with its event_id and body, signed with the current secret, as a new delivery. A delivery still queued for an automatic retry is replaced by this one. 409 when it already succeeded. 1 credit when the endpoint answers 2xx, free otherwise; 402 when the balance is empty.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     # Replace DELIVERY_ID with the delivery id (UUID).
+         *     curl -sS --fail-with-body -X POST 'https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID/deliveries/DELIVERY_ID/retry' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace WEBHOOK_ID with the webhook id (UUID).
+         *     // Replace DELIVERY_ID with the delivery id (UUID).
+         *     const result = await ds.v2.webhooks.retry('WEBHOOK_ID', 'DELIVERY_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace WEBHOOK_ID with the webhook id (UUID).
+         *     # Replace DELIVERY_ID with the delivery id (UUID).
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/webhooks/WEBHOOK_ID/deliveries/DELIVERY_ID/retry",
+         *         method="POST",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
