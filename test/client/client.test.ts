@@ -2,12 +2,13 @@
 // page walks give exactly the totals the API states, with no record twice; caps stop walks; 429s
 // are waited out; other errors surface at once as DealSignalError with the family's body.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { DealSignal, DealSignalError, verifyWebhook } from '@dealsignal/client';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/services/seed.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { startReceiver } from '../webhooks/receiver.js';
 import { DELIVERY_ENV } from '../webhooks/support.js';
 
 /** A fetch that counts the answers it saw, by status, and otherwise is the real one. */
@@ -181,20 +182,11 @@ describeEach('typed client', (backend) => {
   });
 
   it('manages webhooks, and verifies a delivery it receives with verifyWebhook', async () => {
-    const received: { body: string; headers: IncomingMessage['headers'] }[] = [];
-    const receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startReceiver();
+    const received = receiver.received;
     try {
-      const { port } = receiver.address() as AddressInfo;
       const created = await ds.v2.webhooks.create({
-        endpoint_url: `http://127.0.0.1:${port}/hook`,
+        endpoint_url: receiver.url,
         event_types: ['investor.created'],
       });
       const { id, secret } = created.data;
@@ -226,7 +218,7 @@ describeEach('typed client', (backend) => {
       assert.equal(gone.status, 404);
       assert.equal(gone.code, 'not_found');
     } finally {
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
   });
 });
