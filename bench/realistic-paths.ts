@@ -2,9 +2,25 @@
 // records are sampled from each table, and every filter is built from the values of a sampled record
 // (its category, country, round, words of its names…), so the lists ask what clients of this data
 // would ask, in the proportions the data has, and every combination matches at least that record.
+// The lists of the workloads added since (v2 explore with the Signalbase 2.2 parameters, batch
+// lookups) are drawn after the first ones, with a random sequence of their own, so the first lists
+// stay exactly what they were for the same data and seed.
+import { readFileSync } from 'node:fs';
+import { publishedRoundType } from '../src/datasets/funding-signals.js';
 import type { Queryable } from '../src/db/port.js';
+import {
+  ACQUISITION_SORT_FIELDS,
+  COUNTRY_CATEGORIES,
+  DATE_PRESETS,
+  FUNDING_SORT_FIELDS,
+  INVESTOR_SORT_FIELDS,
+  JOB_CHANGE_SORT_FIELDS,
+  SORT_ORDERS,
+} from '../src/schemas/published-params.js';
 import { INVESTOR_TYPES } from '../src/schemas/v2.js';
-import { countryCode } from '../src/services/countries.js';
+import { COUNTRY_CATEGORY_MEMBERS, countryCategory } from '../src/services/country-groups.js';
+import { countryCode, countryName } from '../src/services/countries.js';
+import { presetRange } from '../src/services/date-presets.js';
 import { labelKey, urlKey } from '../src/services/normalize.js';
 import { classifyRole, type RoleClassification } from '../src/services/role-classifier.js';
 
@@ -31,6 +47,10 @@ export interface WorkloadPath {
   filter: string;
   /** The v1 filter and page behind the path. */
   v1?: { filter: V1Filter; page: number };
+  /** A POST's JSON body (batch lookups: `{"websites": [...]}`); absent for a GET. */
+  body?: string;
+  /** The inputs in the body (websites), for inputs per second. */
+  inputs?: number;
 }
 
 export interface WorkloadLists {
@@ -44,8 +64,44 @@ export interface WorkloadLists {
   polling: WorkloadPath[];
   /** Filters in none of the other lists, page 1: each is asked once. */
   fresh: WorkloadPath[];
+  /**
+   * v2 explore as clients ask it since Signalbase 2.2: the mix of `v2Explore` with funding signals
+   * added (FUNDING_SIGNALS_SHARE of the combinations), and the 2.2 parameters on a share of every
+   * endpoint's combinations (PUBLISHED_SHARES); each with one `limit` at pages 1–3. No filter of it
+   * is in another list.
+   */
+  v2Published: WorkloadPath[];
+  /** `POST /api/v1/funding/lookup` bodies of BATCH_INPUTS websites: companies in URL variants, and unknown sites. */
+  batchLookups: WorkloadPath[];
   /** Distinct filters behind the lists. */
-  counts: { v1Funding: number; v1Ma: number; v2: number; lookupHits: number; lookupMisses: number };
+  counts: {
+    v1Funding: number;
+    v1Ma: number;
+    v2: number;
+    lookupHits: number;
+    lookupMisses: number;
+    /** Combinations of v2Published, and how many of them carry each kind of 2.2 parameter. */
+    v2Published: number;
+    published: PublishedCounts;
+    /** Bodies of batchLookups, their inputs in all, and how many of those are known companies and unknown sites. */
+    batches: number;
+    batchInputs: number;
+    batchHits: number;
+    batchMisses: number;
+  };
+}
+
+export interface PublishedCounts {
+  /** `/api/v2/signals/funding` combinations. */
+  funding: number;
+  /** With `sort_by` and `sort_order`. */
+  sorted: number;
+  /** With `exclude_countries`. */
+  excluding: number;
+  /** With `date_preset` (instead of dateFrom/dateTo). */
+  preset: number;
+  /** With a country category (CEE, WE, NORDICS, NA, LATAM) in `countries`. */
+  countryCategory: number;
 }
 
 export interface ListSizes {
@@ -57,6 +113,10 @@ export interface ListSizes {
   fresh: number;
   /** Records sampled from each table. */
   sample: number;
+  /** Combinations of the v2 explore list with the 2.2 parameters (as many as v2 explore's: the two rows compare). */
+  v2Published: number;
+  /** Bodies of the batch lookups (each of BATCH_INPUTS websites: 55 on average). */
+  batches: number;
 }
 
 export const DEFAULT_SIZES: ListSizes = {
@@ -67,6 +127,9 @@ export const DEFAULT_SIZES: ListSizes = {
   polling: 50,
   fresh: 200,
   sample: 3000,
+  v2Published: 1200,
+  // 300 bodies × 55 websites ≈ 16,500 inputs, about 14,000 of them distinct known companies.
+  batches: 300,
 };
 
 const V1_PAGES = 5;
@@ -74,6 +137,33 @@ const V2_PAGES = 3;
 const V2_LIMITS = [20, 25, 50, 100];
 /** Share of lookups for sites the data does not hold. */
 const MISS_SHARE = 0.15;
+
+/** Share of the 2.2 list's combinations asked of `/api/v2/signals/funding`; the rest keep v2 explore's proportions. */
+const FUNDING_SIGNALS_SHARE = 0.25;
+/**
+ * Shares of the 2.2 list's combinations that carry each Signalbase 2.2 parameter, drawn independently:
+ * - sorted: `sort_by` (any of the endpoint's published fields, its default included) and `sort_order`
+ *   (asc or desc), on every endpoint: 1 in 4;
+ * - excluding: `exclude_countries` (1–2 of: a country category, an ISO code, an English name; never the
+ *   record's own country), on the endpoints that take it (not job changes);
+ * - preset: `date_preset`, one of the published values whose range holds the record's date (none does:
+ *   none sent), in place of the combination's dateFrom/dateTo;
+ * - countryCategory: a single country in `countries` asked as its category (US → NA), when it has one.
+ */
+export const PUBLISHED_SHARES = { sorted: 0.25, excluding: 0.15, preset: 0.15, countryCategory: 0.3 } as const;
+/** Websites in one batch lookup body: uniform, so 55 on average; the endpoint takes up to 100. */
+export const BATCH_INPUTS = { min: 10, max: 100 } as const;
+/** Seed offset of the random sequence of the lists added since (2.2 list, batch lookups): the first lists keep theirs untouched. */
+const SECOND_SEED = 22;
+
+/** The published sort fields of each v2 endpoint (src/schemas/published-params.ts). */
+export const SORT_FIELDS: Readonly<Record<SignalRoute, readonly string[]>> = {
+  investors: INVESTOR_SORT_FIELDS,
+  'job-changes': JOB_CHANGE_SORT_FIELDS,
+  acquisitions: ACQUISITION_SORT_FIELDS,
+  funding: FUNDING_SORT_FIELDS,
+};
+export type SignalRoute = 'investors' | 'job-changes' | 'acquisitions' | 'funding';
 
 /** mulberry32: small, fast, and the same lists for the same seed and data. */
 export class Random {
@@ -113,6 +203,8 @@ interface FundingSample {
   amount: number;
   day: string;
   website?: string;
+  /** Words of its name as v2 funding `search` matches them (`name_path`, the company's slug). */
+  nameWords: string[];
 }
 
 interface MaSample {
@@ -128,11 +220,15 @@ interface InvestorSample {
   type: string;
   country?: string;
   words: string[];
+  /** lastUpdated, the date its filters compare. */
+  day: string;
 }
 
 interface JobSample {
   role: RoleClassification;
   words: string[];
+  /** occurredAt, the date its filters compare. */
+  day: string;
 }
 
 interface AcquisitionSample {
@@ -198,10 +294,16 @@ async function drawSamples(db: Queryable, size: number, seed: number): Promise<S
       doc: JSON.parse(row.doc) as T,
       status: row.status,
     }));
-  type FundingDoc = CompanyDoc & { round_type: string | null; funding_amount: number; date_seen?: string };
+  type FundingDoc = CompanyDoc & { round_type: string | null; funding_amount: number; date_seen?: string; name_path?: string };
   type MaDoc = CompanyDoc & { acquired_by: string; acquisition_amount: number };
-  type InvestorDoc = { investorType: string; country?: string | null; name: string };
-  type JobDoc = { personName: string; companyName: string; newRole: string; previousCompanyName: string | null };
+  type InvestorDoc = { investorType: string; country?: string | null; name: string; lastUpdated?: string };
+  type JobDoc = {
+    personName: string;
+    companyName: string;
+    newRole: string;
+    previousCompanyName: string | null;
+    occurredAt?: string;
+  };
   type AcquisitionDoc = {
     country?: string | null;
     category?: string;
@@ -218,6 +320,7 @@ async function drawSamples(db: Queryable, size: number, seed: number): Promise<S
       amount: doc.funding_amount,
       day: day(doc.date_seen),
       website: doc.company_info?.website,
+      nameWords: searchableWords(doc.name_path),
     })),
     ma: (await docs<MaDoc>('ma_deals', ', status')).map(({ doc, status }) => ({
       status: status!,
@@ -231,10 +334,12 @@ async function drawSamples(db: Queryable, size: number, seed: number): Promise<S
       type: doc.investorType,
       country: knownCountry(doc.country) && countryCode(doc.country!),
       words: searchableWords(doc.name),
+      day: day(doc.lastUpdated),
     })),
     jobs: (await docs<JobDoc>('job_changes')).map(({ doc }) => ({
       role: classifyRole(doc.newRole),
       words: searchableWords(doc.personName, doc.companyName, doc.newRole, doc.previousCompanyName),
+      day: day(doc.occurredAt),
     })),
     acquisitions: (await docs<AcquisitionDoc>('acquisition_signals')).map(({ doc }) => ({
       country: knownCountry(doc.country) && countryCode(doc.country!),
@@ -366,17 +471,55 @@ class V1Combinations {
   }
 }
 
+/** The record a v2 combination was drawn from: what the 2.2 parameters must keep matching. */
+interface Drawn {
+  /** The date the endpoint's date filters compare ('' when unknown). */
+  day: string;
+  /** Its ISO country code, when it has one we recognise. */
+  country?: string;
+}
+
+/** The published country category a code belongs to (the categories do not overlap). */
+const categoryOfCode = (code: string) => COUNTRY_CATEGORIES.find((name) => COUNTRY_CATEGORY_MEMBERS[name].includes(code));
+
+/**
+ * A code `countries` can ask for: `NA` is North America there, not Namibia (README "Country
+ * categories"), so a Namibian record cannot be asked for by code.
+ */
+const askableCode = (code: string | undefined): code is string => code !== undefined && countryCategory(code) === undefined;
+
+/**
+ * v2 combinations. Without `published`, the v2 explore list as first defined (job changes,
+ * investors and acquisitions, 2 : 1 : 1); with it, the 2.2 list: funding signals added and the 2.2
+ * parameters laid over every endpoint's filters (PUBLISHED_SHARES). The plain instance draws exactly
+ * the sequence it always drew: everything the 2.2 list adds is drawn only when `published` is set.
+ */
 class V2Combinations {
   private readonly days: string[];
+  private readonly fundingDays: string[];
+  private readonly fundingAmounts: number[];
+  /** ISO codes found in the sampled records, for exclusions. */
+  private readonly countries: string[];
 
   constructor(
     private readonly rng: Random,
     private readonly samples: Samples,
+    /** The 2.2 list: the clock `date_preset` counts from (the server's, the same machine's). */
+    private readonly published?: { now: Date },
   ) {
     this.days = [...new Set(samples.acquisitions.map((s) => s.day).filter((d) => d !== ''))].sort();
+    this.fundingDays = [...new Set(samples.funding.map((s) => s.day).filter((d) => d !== ''))].sort();
+    this.fundingAmounts = thresholds(samples.funding.map((s) => s.amount));
+    const codes = [
+      ...samples.funding.map((s) => s.country && countryCode(s.country)),
+      ...samples.investors.map((s) => s.country),
+      ...samples.acquisitions.map((s) => s.country),
+    ];
+    this.countries = [...new Set(codes.filter(askableCode))].sort();
   }
 
   any(): Combination | undefined {
+    if (this.published && this.rng.chance(FUNDING_SIGNALS_SHARE)) return this.fundingSignals();
     const roll = this.rng.next();
     return roll < 0.5 ? this.jobChanges() : roll < 0.75 ? this.investors() : this.acquisitions();
   }
@@ -394,7 +537,7 @@ class V2Combinations {
       q.departments = withAnother(rng, rng.pick(x.role.departments), () => other().departments[0], 0.25).join(',');
     }
     if (x.words.length > 0 && (rng.chance(0.45) || Object.keys(q).length === 0)) q.search = searchTerm(rng, x.words);
-    return this.combination('job-changes', q);
+    return this.combination('job-changes', q, { day: x.day });
   }
 
   private investors(): Combination | undefined {
@@ -408,7 +551,7 @@ class V2Combinations {
       q.categories = withAnother(rng, x.type, () => rng.pick(this.samples.investors).type, 0.3).join(',');
     }
     if (x.words.length > 0 && (rng.chance(0.35) || Object.keys(q).length === 0)) q.search = searchTerm(rng, x.words);
-    return this.combination('investors', q);
+    return this.combination('investors', q, { day: x.day, country: x.country });
   }
 
   private acquisitions(): Combination | undefined {
@@ -425,12 +568,102 @@ class V2Combinations {
       q.categories = withAnother(rng, x.category, () => rng.pick(this.samples.acquisitions).category, 0.2).join(',');
     }
     if (x.words.length > 0 && (rng.chance(0.35) || Object.keys(q).length === 0)) q.search = searchTerm(rng, x.words);
-    return this.combination('acquisitions', q);
+    return this.combination('acquisitions', q, { day: x.day, country: x.country });
   }
 
-  private combination(endpoint: string, q: Record<string, string>): Combination | undefined {
+  /**
+   * Funding rounds as funding signals (2.2 list only), from a sampled round: its category, its
+   * country's code, its round label as the published round type it is served as (src/datasets/funding-signals.ts,
+   * `publishedRoundType`: "growth equity" is "Private Equity", no label is "Other"), amount bounds
+   * around its amount, a start date, words of its name.
+   */
+  private fundingSignals(): Combination | undefined {
+    const { rng } = this;
+    const x = rng.pick(this.samples.funding);
+    const code = x.country === undefined ? undefined : countryCode(x.country);
+    const q: Record<string, string> = {};
+    if (x.categories.length > 0 && rng.chance(0.5)) {
+      q.categories = withAnother(
+        rng,
+        rng.pick(x.categories),
+        () => rng.pick(rng.pick(this.samples.funding).categories),
+        0.2,
+      ).join(',');
+    }
+    if (askableCode(code) && rng.chance(0.5)) {
+      const another = () => {
+        const country = rng.pick(this.samples.funding).country;
+        const other = country === undefined ? undefined : countryCode(country);
+        return askableCode(other) ? other : undefined;
+      };
+      q.countries = withAnother(rng, code, another, 0.3).join(',');
+    }
+    if (rng.chance(0.4)) {
+      const another = () => publishedRoundType(rng.pick(this.samples.funding).round);
+      q.round = withAnother(rng, publishedRoundType(x.round), another, 0.2).join(',');
+    }
+    const amount = typeof x.amount === 'number' && x.amount > 0 ? x.amount : undefined;
+    if (amount !== undefined) {
+      const below = this.fundingAmounts.filter((a) => a <= amount);
+      if (below.length > 0 && rng.chance(0.35)) q.amount_min = String(rng.pick(below));
+      const above = this.fundingAmounts.filter((a) => a >= amount);
+      if (above.length > 0 && rng.chance(0.1)) q.amount_max = String(rng.pick(above));
+    }
+    if (x.day !== '' && rng.chance(0.25)) q.dateFrom = dayAround(rng, this.fundingDays, x.day, 'before');
+    if (x.nameWords.length > 0 && (rng.chance(0.15) || Object.keys(q).length === 0)) q.search = searchTerm(rng, x.nameWords);
+    return this.combination('funding', q, { day: x.day, country: code });
+  }
+
+  /** The 2.2 parameters over a combination's filters, each on its share of the combinations; none matches fewer records than the drawn one. */
+  private publish(endpoint: SignalRoute, q: Record<string, string>, drawn: Drawn, now: Date): void {
+    const { rng } = this;
+    if (q.countries !== undefined && !q.countries.includes(',') && rng.chance(PUBLISHED_SHARES.countryCategory)) {
+      const category = categoryOfCode(q.countries.toUpperCase());
+      if (category !== undefined) q.countries = category;
+    }
+    if (endpoint !== 'job-changes' && rng.chance(PUBLISHED_SHARES.excluding)) {
+      const exclusions = withAnother(rng, this.exclusion(drawn.country), () => this.exclusion(drawn.country), 0.3);
+      const values = exclusions.filter((value): value is string => value !== undefined);
+      if (values.length > 0) q.exclude_countries = values.join(',');
+    }
+    if (drawn.day !== '' && rng.chance(PUBLISHED_SHARES.preset)) {
+      const presets = DATE_PRESETS.filter((preset) => {
+        const range = presetRange(preset, now);
+        return drawn.day >= range.from.slice(0, 10) && drawn.day < range.before.slice(0, 10);
+      });
+      if (presets.length > 0) {
+        q.date_preset = rng.pick(presets);
+        delete q.dateFrom;
+        delete q.dateTo;
+      }
+    }
+    if (rng.chance(PUBLISHED_SHARES.sorted)) {
+      q.sort_by = rng.pick(SORT_FIELDS[endpoint]);
+      q.sort_order = rng.pick(SORT_ORDERS);
+    }
+  }
+
+  /**
+   * A country to leave out that is not the record's own: a category it is not in, or another
+   * country of the data, by code or (a quarter of the time) by English name. Undefined when none is left.
+   */
+  private exclusion(own: string | undefined): string | undefined {
+    const { rng } = this;
+    if (rng.chance(0.4)) {
+      const categories = COUNTRY_CATEGORIES.filter((name) => own === undefined || !COUNTRY_CATEGORY_MEMBERS[name].includes(own));
+      return categories.length > 0 ? rng.pick(categories) : undefined;
+    }
+    const others = this.countries.filter((code) => code !== own);
+    if (others.length === 0) return undefined;
+    const code = rng.pick(others);
+    const name = countryName(code);
+    return rng.chance(0.25) && listable(name) ? name : code;
+  }
+
+  private combination(endpoint: SignalRoute, q: Record<string, string>, drawn: Drawn): Combination | undefined {
+    if (Object.keys(q).length === 0) return undefined;
+    if (this.published) this.publish(endpoint, q, drawn, this.published.now);
     const names = Object.keys(q).sort();
-    if (names.length === 0) return undefined;
     const route = `/api/v2/signals/${endpoint}`;
     const key = JSON.stringify([route, ...names.map((name) => [name, q[name]!.toLowerCase().split(/[ ,]/).sort()])]);
     const limit = this.rng.pick(V2_LIMITS);
@@ -475,8 +708,9 @@ function websiteVariant(rng: Random, key: string): string {
 /** Keys among `keys` that a record of either v1 data set has as its website. */
 async function presentWebsites(db: Queryable, keys: string[]): Promise<Set<string>> {
   const rows = await db.query<{ key: string }>(
-    `SELECT k AS key FROM unnest($1::text[]) AS k
-      WHERE EXISTS (SELECT 1 FROM funding_rounds WHERE website_key = k) OR EXISTS (SELECT 1 FROM ma_deals WHERE website_key = k)`,
+    // One pass over each table, the keys hashed (website_key has no index: lookups are answered from memory).
+    `SELECT website_key AS key FROM funding_rounds WHERE website_key = ANY($1::text[])
+      UNION SELECT website_key FROM ma_deals WHERE website_key = ANY($1::text[])`,
     [keys],
   );
   return new Set(rows.map((row) => row.key));
@@ -497,25 +731,91 @@ async function lookups(db: Queryable, rng: Random, samples: Samples, wanted: num
       hits.push({ family: 'v1', path: `${route}?${encode([['website', websiteVariant(rng, key)]])}`, filter: `${route} ${key}` });
     }
   }
-  const candidates = Array.from({ length: funding.length > 0 ? wanted - hits.length : 0 }, () => {
-    const [label, ...rest] = rng.pick(funding).split('.');
+  const misses = (await unknownSites(db, rng, funding, wanted - hits.length)).map((key): WorkloadPath => ({
+    family: 'v1',
+    path: `/api/v1/funding?${encode([['website', websiteVariant(rng, key)]])}`,
+    filter: `/api/v1/funding ${key}`,
+  }));
+  return { paths: [...hits, ...misses], hits: hits.length, misses: misses.length };
+}
+
+/** The items in a random order (Fisher–Yates), in place. */
+function shuffle<T>(rng: Random, items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+/** Up to `count` distinct sites no record has: known sites with a suffix and a number added to their name. */
+async function unknownSites(db: Queryable, rng: Random, known: string[], count: number): Promise<string[]> {
+  const candidates = Array.from({ length: known.length > 0 ? Math.max(0, count) : 0 }, () => {
+    const [label, ...rest] = rng.pick(known).split('.');
     return [`${label}${rng.pick(SITE_SUFFIXES)}${rng.int(2, 99)}`, ...rest].join('.');
   });
   const present = candidates.length > 0 ? await presentWebsites(db, candidates) : new Set<string>();
-  const misses = [...new Set(candidates)]
-    .filter((key) => !present.has(key))
-    .map((key): WorkloadPath => ({
-      family: 'v1',
-      path: `/api/v1/funding?${encode([['website', websiteVariant(rng, key)]])}`,
-      filter: `/api/v1/funding ${key}`,
-    }));
-  return { paths: [...hits, ...misses], hits: hits.length, misses: misses.length };
+  return [...new Set(candidates)].filter((key) => !present.has(key));
+}
+
+// ---------- batch lookups ----------
+
+export const BATCH_LOOKUP_PATH = '/api/v1/funding/lookup';
+
+/**
+ * Bodies of `POST /api/v1/funding/lookup`, as a client enriching its own list of companies sends
+ * them: BATCH_INPUTS websites each, every input a known company (in the URL variants people type)
+ * or, MISS_SHARE of the time, a site the data does not hold. The companies are funding rounds'
+ * websites sampled from the table (more of them than the other lists sample: a batch asks many),
+ * each asked once before any is asked again; no body holds a company twice unless the data has
+ * fewer companies than the body has inputs.
+ */
+async function batchLookups(db: Queryable, rng: Random, bodies: number, seed: number) {
+  const sizes = Array.from({ length: bodies }, () => rng.int(BATCH_INPUTS.min, BATCH_INPUTS.max));
+  const inputs = sizes.reduce((sum, n) => sum + n, 0);
+  const rows = await sampleRows<{ key: string | null }>(
+    db,
+    'funding_rounds',
+    'website_key AS key',
+    Math.ceil(inputs * (1 - MISS_SHARE) * 1.2),
+    seed,
+  );
+  // Shuffled: the sample comes in table order, where neighbours are alike (a client's list is not).
+  const known = shuffle(rng, [
+    ...new Set(rows.map((row) => row.key).filter((key): key is string => typeof key === 'string' && key !== '')),
+  ]);
+  if (known.length === 0) return { paths: [], inputs: 0, hits: 0, misses: 0 };
+  const misses = await unknownSites(db, rng, known, Math.ceil(inputs * MISS_SHARE * 1.2));
+  let nextKnown = 0;
+  let nextMiss = 0;
+  let hits = 0;
+  let missed = 0;
+  const paths = sizes.map((size, i): WorkloadPath => {
+    const websites: string[] = [];
+    for (let j = 0; j < size; j++) {
+      const miss = misses.length > 0 && rng.chance(MISS_SHARE);
+      const key = miss ? misses[nextMiss++ % misses.length]! : known[nextKnown++ % known.length]!;
+      if (miss) missed += 1;
+      else hits += 1;
+      websites.push(websiteVariant(rng, key));
+    }
+    return { family: 'v1', path: BATCH_LOOKUP_PATH, filter: `batch ${i + 1}`, body: JSON.stringify({ websites }), inputs: size };
+  });
+  return { paths, inputs, hits, misses: missed };
 }
 
 // ---------- the lists ----------
 
-/** Every list of the realistic workloads, from the data in `db`; the same lists for the same data and seed. */
-export async function drawWorkloads(db: Queryable, sizes: ListSizes = DEFAULT_SIZES, seed = 12): Promise<WorkloadLists> {
+/**
+ * Every list of the realistic workloads, from the data in `db`; the same lists for the same data,
+ * seed and day (`now`: what the 2.2 list's `date_preset` values are chosen for, the server's clock).
+ */
+export async function drawWorkloads(
+  db: Queryable,
+  sizes: ListSizes = DEFAULT_SIZES,
+  seed = 12,
+  now = new Date(),
+): Promise<WorkloadLists> {
   const samples = await drawSamples(db, sizes.sample, seed);
   const rng = new Random(seed);
   const v1 = new V1Combinations(rng, samples);
@@ -534,18 +834,92 @@ export async function drawWorkloads(db: Queryable, sizes: ListSizes = DEFAULT_SI
   const polling = [...pageOne(v1Saved.slice(0, halfPolling)), ...pageOne(signals.slice(0, sizes.polling - halfPolling))];
   const freshV1 = distinct(Math.ceil(sizes.fresh / 2), seen, () => (rng.chance(0.8) ? v1.funding() : v1.ma()));
   const freshV2 = distinct(sizes.fresh - freshV1.length, seen, () => v2.any());
+  // The lists added since: their own random sequence, drawn after every first list, and
+  // distinct from all of them (the never-seen filters included).
+  const second = new Random(seed + SECOND_SEED);
+  const v2Published = new V2Combinations(second, samples, { now });
+  const published = distinct(sizes.v2Published, seen, () => v2Published.any());
+  const batches = await batchLookups(db, second, sizes.batches, seed + SECOND_SEED);
+  const withParam = (pattern: RegExp) => published.filter((c) => pattern.test(c.paths[0]!.path)).length;
+  const categoryPattern = new RegExp(`[?&]countries=(${COUNTRY_CATEGORIES.join('|')})(&|$)`);
   return {
     v1Explore: [...funding, ...ma].flatMap((c) => c.paths),
     v2Explore: signals.flatMap((c) => c.paths),
     lookups: found.paths,
     polling,
     fresh: [...pageOne(freshV1), ...pageOne(freshV2)],
+    v2Published: published.flatMap((c) => c.paths),
+    batchLookups: batches.paths,
     counts: {
       v1Funding: funding.length,
       v1Ma: ma.length,
       v2: signals.length,
       lookupHits: found.hits,
       lookupMisses: found.misses,
+      v2Published: published.length,
+      published: {
+        funding: withParam(/^\/api\/v2\/signals\/funding\?/),
+        sorted: withParam(/[?&]sort_by=/),
+        excluding: withParam(/[?&]exclude_countries=/),
+        preset: withParam(/[?&]date_preset=/),
+        countryCategory: withParam(categoryPattern),
+      },
+      batches: batches.paths.length,
+      batchInputs: batches.inputs,
+      batchHits: batches.hits,
+      batchMisses: batches.misses,
     },
   };
+}
+
+// ---------- list files: what the wrk scripts read ----------
+
+/** A line of bench/random-paths.lua's list: `FAMILY PATH`. */
+export const pathLine = (p: WorkloadPath) => `${p.family} ${p.path}`;
+
+/** A line of bench/conditional-paths.lua's list: `FAMILY PATH ETAG` (`-`: no ETag known, the first request is plain). */
+export const taggedLine = (p: WorkloadPath, etag: string | undefined) => `${p.family} ${p.path} ${etag ?? '-'}`;
+
+/** A line of bench/batch-lookups.lua's list: `FAMILY PATH INPUTS BODY` (the body is JSON on one line). */
+export const bodyLine = (p: WorkloadPath) => `${p.family} ${p.path} ${p.inputs ?? 0} ${p.body ?? '{}'}`;
+
+/**
+ * What bench/conditional-paths.lua and bench/batch-lookups.lua write when a run ends, summed over
+ * wrk's threads (each thread has its own Lua state): `name=value` lines.
+ */
+export interface ScriptReport {
+  /** Requests the script made (wrk asks for one more than it sends, to check the script). */
+  sent: number;
+  /** conditional-paths.lua: 304s, 200s, ETags replaced after a 200 (per thread), responses that named no path. */
+  notModified?: number;
+  full?: number;
+  tagUpdates?: number;
+  unmatched?: number;
+  /** batch-lookups.lua: inputs in the bodies it sent. */
+  inputs?: number;
+}
+
+const REPORT_NAMES: Record<string, keyof ScriptReport> = {
+  sent: 'sent',
+  not_modified: 'notModified',
+  full: 'full',
+  tag_updates: 'tagUpdates',
+  unmatched: 'unmatched',
+  inputs: 'inputs',
+};
+
+/** The report a script wrote, or undefined when there is none (wrk failed before its done()). */
+export function readScriptReport(file: string): ScriptReport | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const report: Partial<ScriptReport> = {};
+  for (const [, name, value] of text.matchAll(/^(\w+)=(\d+)$/gm)) {
+    const field = REPORT_NAMES[name!];
+    if (field) report[field] = Number(value);
+  }
+  return report.sent === undefined ? undefined : (report as ScriptReport);
 }

@@ -1,11 +1,13 @@
 // Realistic workloads: wrk asks paths picked at random from lists drawn from the data (v1 explore,
-// v2 explore, lookups by website, polling of saved filters), each idle and while 10 records a second
-// are ingested through the admin API, each next to the one-page-repeated ceiling of the same run;
-// then 200 never-seen filters one at a time, and Platformatic DB on the v1 explore mix.
+// v2 explore, lookups by website, polling of saved filters; since the API grew: v2 explore with the
+// Signalbase 2.2 parameters and funding signals, conditional polling, batch lookups), each idle and
+// while 10 records a second are ingested through the admin API, each next to the one-request-repeated
+// ceiling of the same run; then 200 never-seen filters one at a time, and Platformatic DB on the v1
+// explore mix. The workloads added later run after the first four, so those see what they always saw.
 // Measures whatever data BENCH_DATABASE_URL holds (the large set: `dealsignal seed --scale large`).
 //   npm run bench -- --only realistic [--duration N] [--warmup N] [--connections N] [--workers N] [--skip-platformatic]
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../src/db/port.js';
@@ -22,7 +24,19 @@ import { runHttpLoad, type LoadTool } from './load.js';
 import { serverConnections, WORK_DIR, type BenchOptions } from './options.js';
 import { addPeerIndexes, dropPeerIndexes, ensurePlatformatic, platformaticV1Path, startPlatformatic } from './platformatic.js';
 import { memoryOf, stopService, type Service } from './processes.js';
-import { drawWorkloads, type WorkloadLists, type WorkloadPath } from './realistic-paths.js';
+import {
+  BATCH_INPUTS,
+  BATCH_LOOKUP_PATH,
+  bodyLine,
+  drawWorkloads,
+  pathLine,
+  PUBLISHED_SHARES,
+  readScriptReport,
+  taggedLine,
+  type ScriptReport,
+  type WorkloadLists,
+  type WorkloadPath,
+} from './realistic-paths.js';
 import { replaceSection } from './results-file.js';
 import {
   fundedBenchKey,
@@ -41,7 +55,19 @@ import { LatencyRecorder, percentile, ratio, type LoadResult } from './stats.js'
 import { preparePart } from './setup.js';
 
 const HEADING = '## Realistic workloads';
-const SCRIPT = fileURLToPath(new URL('./random-paths.lua', import.meta.url));
+/**
+ * How a workload's requests are sent, each by its own wrk script:
+ * - get: a GET of a listed path (random-paths.lua);
+ * - conditional: a GET with If-None-Match holding the ETag the path's page had when this client last
+ *   fetched it, the tag replaced after each 200 (conditional-paths.lua);
+ * - batch: a POST of a listed JSON body (batch-lookups.lua).
+ */
+type Sending = 'get' | 'conditional' | 'batch';
+const SCRIPTS: Record<Sending, string> = {
+  get: fileURLToPath(new URL('./random-paths.lua', import.meta.url)),
+  conditional: fileURLToPath(new URL('./conditional-paths.lua', import.meta.url)),
+  batch: fileURLToPath(new URL('./batch-lookups.lua', import.meta.url)),
+};
 const LIST_DIR = join(WORK_DIR, 'realistic');
 /** Requests checked one by one before each load: a refusal there is a bug of the lists, not a finding. */
 const PREFLIGHT_SAMPLE = 25;
@@ -55,15 +81,21 @@ interface Workload {
   label: string;
   paths: WorkloadPath[];
   filters: string;
+  sending: Sending;
+  /** The request of the ceiling run, when not the list's first page 1 (of 20 records, for v2). */
+  ceiling?: WorkloadPath;
 }
+
+/** A measured run: wrk's figures, and what the workload's script reported when it has a report (not random-paths.lua). */
+type Run = LoadResult & { report?: ScriptReport };
 
 interface WorkloadResult {
   workload: Workload;
-  /** Sampled paths that were not answered 200 when asked one by one before the load. */
+  /** Sampled paths that were not answered as expected (200; a revalidation 304) when asked one by one before the load. */
   preflightRefusals: number;
-  ceiling: { path: WorkloadPath; load: LoadResult };
-  idle: LoadResult;
-  ingesting: LoadResult;
+  ceiling: { path: WorkloadPath; load: Run };
+  idle: Run;
+  ingesting: Run;
   acks: IngestAcks;
 }
 
@@ -106,20 +138,55 @@ interface Context {
 const headersFor = (family: string, key: string): Record<string, string> =>
   family === 'v1' ? { 'x-lot-api-key': key } : family === 'v2' ? { authorization: `Bearer ${key}` } : {};
 
-function describeLoad(load: LoadResult): string {
+function describeLoad(load: Run): string {
+  const also = alsoMeasured(load);
   return (
     `${int(load.reqPerSec)} req/s (${int(load.requests)} requests), p50 ${ms(load.p50Ms)} ms, p99 ${ms(load.p99Ms)} ms, ` +
-    `max ${ms(load.maxMs)} ms${failed(load) > 0 ? `, ${nonSuccess(load)}` : ''}`
+    `max ${ms(load.maxMs)} ms${also ? `, ${also}` : ''}${failed(load) > 0 ? `, ${nonSuccess(load)}` : ''}`
   );
 }
 
+/**
+ * 304 Not Modified is the answer a revalidation hopes for: a success, as 2xx are (wrk counts only
+ * statuses ≥ 400 as failures; the scripts tally every status outside 2xx, 304 included).
+ */
+const NOT_MODIFIED = '304';
 const failed = (load: LoadResult) => load.failures + load.socketErrors + otherStatuses(load);
-/** Statuses outside 2xx that wrk does not count as failures (1xx, 3xx). */
+/** Statuses outside 2xx that wrk does not count as failures (1xx, 3xx), 304 aside. */
 const otherStatuses = (load: LoadResult) =>
-  Object.entries(load.statuses ?? {}).reduce((sum, [status, n]) => sum + (Number(status) < 400 ? n : 0), 0);
+  Object.entries(load.statuses ?? {}).reduce(
+    (sum, [status, n]) => sum + (Number(status) < 400 && status !== NOT_MODIFIED ? n : 0),
+    0,
+  );
+
+/** 304s among the run's answers. */
+const notModified = (load: LoadResult) => load.statuses?.[NOT_MODIFIED] ?? 0;
+const notModifiedShare = (load: LoadResult) => ratio(notModified(load), load.requests);
+/** Websites looked up a second: req/s × the mean inputs of the bodies the script sent. */
+const inputsPerSec = (load: Run) =>
+  load.report?.inputs !== undefined ? load.reqPerSec * ratio(load.report.inputs, load.report.sent) : Number.NaN;
+const percent = (share: number) =>
+  Number.isFinite(share) ? `${(100 * share).toFixed(share > 0.999 && share < 1 ? 2 : 1)} %` : 'n/a';
+
+/** What a run measured besides req/s and latency: the share of 304s of a conditional run, the websites/s of a batch run. */
+function alsoMeasured(load: Run): string {
+  const { report } = load;
+  if (report?.notModified !== undefined) {
+    return (
+      `${percent(notModifiedShare(load))} 304 (${int(notModified(load))} 304, ${int(report.full ?? 0)} 200; ` +
+      `${int(report.tagUpdates ?? 0)} tags renewed${report.unmatched ? `, ${int(report.unmatched)} answers naming no path` : ''})`
+    );
+  }
+  if (report?.inputs !== undefined) {
+    return `${int(inputsPerSec(load))} websites/s (${ratio(report.inputs, report.sent).toFixed(1)} a request)`;
+  }
+  return '';
+}
 
 function nonSuccess(load: LoadResult): string {
-  const byStatus = Object.entries(load.statuses ?? {}).map(([status, n]) => `${n} × ${status}`);
+  const byStatus = Object.entries(load.statuses ?? {})
+    .filter(([status]) => status !== NOT_MODIFIED)
+    .map(([status, n]) => `${n} × ${status}`);
   const parts = byStatus.length > 0 ? byStatus : load.failures > 0 ? [`${load.failures} non-2xx`] : [];
   if (load.socketErrors > 0) parts.push(`${load.socketErrors} socket errors`);
   return parts.length > 0 ? parts.join(', ') : '0';
@@ -130,27 +197,92 @@ const samples = (load: LoadResult) =>
     .map(([status, body]) => `\n!! ${status}: ${body}`)
     .join('');
 
-function writeList(name: string, paths: WorkloadPath[], render = (p: WorkloadPath) => `${p.family} ${p.path}`): string {
+function writeList(name: string, paths: WorkloadPath[], render = pathLine): string {
   const file = join(LIST_DIR, `${name}.paths`);
   writeFileSync(file, paths.map(render).join('\n') + '\n');
   return file;
 }
 
-/** A sample of the list asked one by one: any status but 200 is shouted, with the path. */
-async function preflight(baseUrl: string, key: string, name: string, paths: WorkloadPath[]): Promise<number> {
+/** A page's current ETag, as a client gets it by fetching the page once (undefined: not a 200 with one). */
+async function currentTag(baseUrl: string, key: string, path: WorkloadPath): Promise<string | undefined> {
+  const response = await fetch(baseUrl + path.path, { headers: headersFor(path.family, key) });
+  await response.text();
+  return response.status === 200 ? (response.headers.get('etag') ?? undefined) : undefined;
+}
+
+/**
+ * The list of conditional-paths.lua: every page fetched once, now, and listed with its ETag, so the
+ * run's clients start from the pages' current tags. A page that is not a 200 with a tag is shouted
+ * and listed without one (its first request in the run is then a plain one).
+ */
+async function taggedList(baseUrl: string, key: string, name: string, paths: WorkloadPath[]): Promise<string> {
+  const lines: string[] = [];
+  for (const path of paths) {
+    const tag = await currentTag(baseUrl, key, path);
+    if (tag === undefined) loud(`${name}: no ETag for GET ${path.path}`);
+    lines.push(taggedLine(path, tag));
+  }
+  const file = join(LIST_DIR, `${name}.paths`);
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+/** The list file a run of the workload reads (for a conditional workload, with the tags of this moment). */
+function listFor(baseUrl: string, key: string, workload: Workload, name: string, paths: WorkloadPath[]) {
+  if (workload.sending === 'conditional') return taggedList(baseUrl, key, name, paths);
+  return Promise.resolve(writeList(name, paths, workload.sending === 'batch' ? bodyLine : pathLine));
+}
+
+/**
+ * A sample of the list asked one by one, and any unexpected answer shouted, with the request: a
+ * GET must be a 200; a revalidation a 200 with an ETag, then a 304 when sent with it; a batch
+ * lookup a 200 with one result per input.
+ */
+async function preflight(baseUrl: string, key: string, workload: Workload): Promise<number> {
+  const { paths, label: name } = workload;
   const step = Math.max(1, Math.floor(paths.length / PREFLIGHT_SAMPLE));
   let refused = 0;
+  const refuse = (what: string) => {
+    refused += 1;
+    loud(`${name}: ${what}`);
+  };
   for (let i = 0; i < paths.length; i += step) {
-    const { family, path } = paths[i]!;
-    const response = await fetch(baseUrl + path, { headers: headersFor(family, key) });
+    const { family, path, body: sent, inputs } = paths[i]!;
+    const headers = headersFor(family, key);
+    if (workload.sending === 'batch') {
+      const response = await fetch(baseUrl + path, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: sent,
+      });
+      const body = await response.text();
+      const results = response.status === 200 ? (JSON.parse(body) as { response: { data: unknown[] } }).response.data.length : 0;
+      if (response.status !== 200 || results !== inputs) {
+        refuse(`HTTP ${response.status}, ${results} results for ${inputs} inputs, POST ${path}: ${body.slice(0, 300)}`);
+      }
+      continue;
+    }
+    const response = await fetch(baseUrl + path, { headers });
     const body = await response.text();
     if (response.status !== 200) {
-      refused += 1;
-      loud(`${name}: HTTP ${response.status} for GET ${path}: ${body.slice(0, 300)}`);
+      refuse(`HTTP ${response.status} for GET ${path}: ${body.slice(0, 300)}`);
+      continue;
     }
+    if (workload.sending !== 'conditional') continue;
+    const tag = response.headers.get('etag');
+    if (tag === null) {
+      refuse(`no ETag for GET ${path}`);
+      continue;
+    }
+    const again = await fetch(baseUrl + path, { headers: { ...headers, 'if-none-match': tag } });
+    const text = await again.text();
+    if (again.status !== 304) refuse(`HTTP ${again.status} for GET ${path} with If-None-Match ${tag}: ${text.slice(0, 300)}`);
   }
   return refused;
 }
+
+/** A fresh name per run for the report file of the scripts that write one. */
+let reports = 0;
 
 async function mixLoad(
   ctx: Context,
@@ -158,49 +290,69 @@ async function mixLoad(
   listFile: string,
   seconds: number,
   timeoutSeconds?: number,
-): Promise<LoadResult> {
-  return runHttpLoad(ctx.tool, {
+  sending: Sending = 'get',
+): Promise<Run> {
+  const reportFile = sending === 'get' ? undefined : join(LIST_DIR, `report-${++reports}.txt`);
+  const load = await runHttpLoad(ctx.tool, {
     url: `${baseUrl}/`,
     headers: {},
     connections: ctx.options.connections,
     seconds,
-    script: { file: SCRIPT, args: [listFile, ctx.keyFile] },
+    script: { file: SCRIPTS[sending], args: reportFile ? [listFile, ctx.keyFile, reportFile] : [listFile, ctx.keyFile] },
     timeoutSeconds,
   });
+  if (!reportFile) return load;
+  const report = readScriptReport(reportFile);
+  rmSync(reportFile, { force: true });
+  if (!report) loud(`${SCRIPTS[sending]} wrote no report (${reportFile})`);
+  return { ...load, report };
 }
 
 /** The peer counts every match for X-Total-Count, seconds a page on the large set: wrk waits that long for it. */
 const PEER_TIMEOUT_SECONDS = 30;
 
+/** How the ceiling's request is shown. */
+const describeRequest = (workload: Workload, path: WorkloadPath) =>
+  workload.sending === 'batch'
+    ? `POST ${path.path} with ${path.inputs} websites`
+    : `GET ${path.path}${workload.sending === 'conditional' ? ' with If-None-Match' : ''}`;
+
 async function measureWorkload(ctx: Context, server: Service, key: string, workload: Workload): Promise<WorkloadResult> {
   const { options } = ctx;
-  console.log(`\n--- ${workload.label}: ${int(workload.paths.length)} paths (${workload.filters})`);
-  const listFile = writeList(workload.id, workload.paths);
-  const preflightRefusals = await preflight(server.baseUrl, key, workload.label, workload.paths);
+  const { sending } = workload;
+  const unit = sending === 'batch' ? 'bodies' : 'paths';
+  console.log(`\n--- ${workload.label}: ${int(workload.paths.length)} ${unit} (${workload.filters})`);
+  const preflightRefusals = await preflight(server.baseUrl, key, workload);
   await waitForQuiet();
+  // A conditional run's list is written just before the run: its tags are the pages' tags of that moment.
+  const list = () => listFor(server.baseUrl, key, workload, workload.id, workload.paths);
+  const run = async (file: string, seconds: number) => mixLoad(ctx, server.baseUrl, file, seconds, undefined, sending);
 
   // Page 1 (of 20 records, for v2 too), through the same script as the mixes, so the ratio compares
   // like with like, wrk's own cost included.
   const ceilingPath =
+    workload.ceiling ??
     workload.paths.find((p) => !p.path.includes('page=') && (p.family === 'v1' || p.path.includes('limit=20'))) ??
     workload.paths[0]!;
-  const ceilingFile = writeList(`${workload.id}-ceiling`, [ceilingPath]);
-  await mixLoad(ctx, server.baseUrl, ceilingFile, options.warmupSeconds);
-  const ceiling = await mixLoad(ctx, server.baseUrl, ceilingFile, options.durationSeconds);
-  console.log(`   ceiling (GET ${ceilingPath.path} again and again): ${describeLoad(ceiling)}`);
+  const ceilingList = () => listFor(server.baseUrl, key, workload, `${workload.id}-ceiling`, [ceilingPath]);
+  await run(await ceilingList(), options.warmupSeconds);
+  const ceiling = await run(await ceilingList(), options.durationSeconds);
+  console.log(`   ceiling (${describeRequest(workload, ceilingPath)} again and again): ${describeLoad(ceiling)}`);
 
-  await mixLoad(ctx, server.baseUrl, listFile, options.warmupSeconds);
-  const idle = await mixLoad(ctx, server.baseUrl, listFile, options.durationSeconds);
+  await run(await list(), options.warmupSeconds);
+  const idle = await run(await list(), options.durationSeconds);
   console.log(`   idle:      ${describeLoad(idle)}`);
 
   const feed = new LiveIngest(server.baseUrl, ADMIN_TOKEN);
   feed.start();
-  let ingesting: LoadResult;
+  let ingesting: Run;
   let acks: IngestAcks;
   try {
-    await mixLoad(ctx, server.baseUrl, listFile, options.warmupSeconds);
+    await run(await list(), options.warmupSeconds);
+    // Clients that fetched their pages while the records arrive, then revalidate them as they change.
+    const listFile = await list();
     feed.resetSamples();
-    ingesting = await mixLoad(ctx, server.baseUrl, listFile, options.durationSeconds);
+    ingesting = await run(listFile, options.durationSeconds);
   } finally {
     acks = await feed.stop();
   }
@@ -218,6 +370,37 @@ async function measureWorkload(ctx: Context, server: Service, key: string, workl
   }
   if (acks.failures > 0) loud(`${workload.label}: ${acks.failures} ingests failed; first: ${acks.firstFailure}`);
   return { workload, preflightRefusals, ceiling: { path: ceilingPath, load: ceiling }, idle, ingesting, acks };
+}
+
+/** The ceiling's request as RESULTS.md names it. */
+const ceilingText = (r: WorkloadResult) =>
+  r.workload.sending === 'batch'
+    ? `POST ${r.ceiling.path.path}, ${r.ceiling.path.inputs} websites`
+    : `${r.ceiling.path.path}${r.workload.sending === 'conditional' ? ' with If-None-Match' : ''}`;
+
+/** What the 2.2 list holds, for the console and RESULTS.md. */
+function publishedFilters(lists: WorkloadLists): string {
+  const c = lists.counts;
+  const p = c.published;
+  return (
+    `${int(c.v2Published)} combinations of the four v2 endpoints, ${int(p.funding)} of them funding signals; ` +
+    `${int(p.sorted)} with sort_by/sort_order, ${int(p.excluding)} exclude_countries, ${int(p.preset)} date_preset, ` +
+    `${int(p.countryCategory)} a country category in countries; limit 20–100 × pages 1–3`
+  );
+}
+
+function batchFilters(lists: WorkloadLists): string {
+  const c = lists.counts;
+  return (
+    `${int(c.batches)} bodies of ${BATCH_INPUTS.min}–${BATCH_INPUTS.max} websites, ${int(c.batchInputs)} in all: ` +
+    `${int(c.batchHits)} companies in URL variants + ${int(c.batchMisses)} unknown sites`
+  );
+}
+
+/** The batch ceiling's body: one of the median size, so its websites/s compare with the mix's. */
+function medianBody(bodies: WorkloadPath[]): WorkloadPath | undefined {
+  const sorted = [...bodies].sort((a, b) => (a.inputs ?? 0) - (b.inputs ?? 0));
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Each never-seen filter once, one after the other, timed from the client. */
@@ -280,24 +463,52 @@ async function measureDealsignal(ctx: Context, key: string, lists: WorkloadLists
         label: 'v1 explore',
         paths: lists.v1Explore,
         filters: `${int(c.v1Funding)} funding + ${int(c.v1Ma)} m-a filter combinations × pages 1–5`,
+        sending: 'get',
       },
       {
         id: 'v2-explore',
         label: 'v2 explore',
         paths: lists.v2Explore,
         filters: `${int(c.v2)} job-change, investor and acquisition combinations, limit 20–100 × pages 1–3`,
+        sending: 'get',
       },
       {
         id: 'lookups',
         label: 'lookups by website',
         paths: lists.lookups,
         filters: `${int(c.lookupHits)} companies in URL variants + ${int(c.lookupMisses)} unknown sites`,
+        sending: 'get',
       },
       {
         id: 'polling',
         label: 'polling saved filters',
         paths: lists.polling,
         filters: `${lists.polling.length} saved filters of both families, page 1`,
+        sending: 'get',
+      },
+      // Added with the 2.2 parameters, conditional requests and batch lookups; after the first four,
+      // which therefore run as they always ran.
+      {
+        id: 'v2-published',
+        label: 'v2 explore (2.2 parameters)',
+        paths: lists.v2Published,
+        filters: publishedFilters(lists),
+        sending: 'get',
+      },
+      {
+        id: 'conditional-polling',
+        label: 'conditional polling',
+        paths: lists.polling,
+        filters: `the ${lists.polling.length} saved filters of polling, each page fetched once, then revalidated with If-None-Match`,
+        sending: 'conditional',
+      },
+      {
+        id: 'batch-lookups',
+        label: 'batch lookups',
+        paths: lists.batchLookups,
+        filters: batchFilters(lists),
+        sending: 'batch',
+        ceiling: medianBody(lists.batchLookups),
       },
     ];
     const results: WorkloadResult[] = [];
@@ -468,19 +679,25 @@ async function longestStallMs(baseUrl: string): Promise<number> {
 
 const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a');
 
-function loadRow(name: string, run: string, load: LoadResult, ceiling?: LoadResult): string {
+function loadRow(name: string, run: string, load: Run, ceiling?: LoadResult): string {
   return (
     `| ${name} | ${run} | ${int(load.reqPerSec)} | ${ms(load.p50Ms)} | ${ms(load.p99Ms)} | ${ms(load.maxMs)} | ${nonSuccess(load)} | ` +
-    `${ceiling ? times(ratio(load.reqPerSec, ceiling.reqPerSec)) : ''} |`
+    `${ceiling ? times(ratio(load.reqPerSec, ceiling.reqPerSec)) : ''} | ${alsoMeasured(load)} |`
   );
 }
 
+const CEILING_RUN: Record<Sending, string> = {
+  get: 'ceiling: one page repeated',
+  conditional: 'ceiling: one revalidation repeated',
+  batch: 'ceiling: one body repeated',
+};
+
 function workloadTable(results: WorkloadResult[]): string[] {
   return [
-    '| workload | run | req/s | p50 ms | p99 ms | max ms | non-2xx | ÷ ceiling |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| workload | run | req/s | p50 ms | p99 ms | max ms | non-2xx | ÷ ceiling | also measured |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...results.flatMap((r) => [
-      loadRow(r.workload.label, 'ceiling: one page repeated', r.ceiling.load),
+      loadRow(r.workload.label, CEILING_RUN[r.workload.sending], r.ceiling.load),
       loadRow(r.workload.label, 'idle', r.idle, r.ceiling.load),
       loadRow(r.workload.label, `ingesting ${LIVE_RECORDS_PER_SECOND} records/s`, r.ingesting, r.ceiling.load),
     ]),
@@ -562,6 +779,9 @@ function targets(report: Report): TargetCheck[] {
     pass: load.requests > 0 && load.reqPerSec >= min && load.p99Ms <= p99,
   });
   const polling = by('polling');
+  const conditional = by('conditional-polling');
+  const lookups = by('lookups');
+  const batch = by('batch-lookups');
   const acksP99 = pooledAcks(report.results).p99Ms;
   const runs = report.results.flatMap((r) => [r.ceiling.load, r.idle, r.ingesting]);
   const nonSuccessTotal =
@@ -576,6 +796,33 @@ function targets(report: Report): TargetCheck[] {
       name: 'polling while ingesting ≥ 0.7 × polling idle, p99 ≤ 50 ms',
       measured: `${times(ratio(polling.ingesting.reqPerSec, polling.idle.reqPerSec))}, p99 ${ms(polling.ingesting.p99Ms)} ms`,
       pass: polling.ingesting.reqPerSec >= 0.7 * polling.idle.reqPerSec && polling.ingesting.p99Ms <= 50,
+    },
+    // The 2.2 parameters change the question, not the API's promise for v2 explore: the same target.
+    rate(by('v2-published').idle, 600, 100, 'v2 explore (2.2 parameters)'),
+    // Nothing changes while idle, so a tag that does not match is a tag that is not stable.
+    {
+      name: 'conditional polling idle: every revalidation answered 304',
+      measured: `${percent(notModifiedShare(conditional.idle))} (${int(conditional.idle.requests - notModified(conditional.idle))} not 304)`,
+      pass: conditional.idle.requests > 0 && notModified(conditional.idle) === conditional.idle.requests,
+    },
+    // A 304 is the same page without its body, credit, rate-limit count; a 200 is a plain poll.
+    {
+      name: 'conditional polling ≥ polling (req/s) idle and while ingesting; while ingesting p99 ≤ 50 ms',
+      measured:
+        `idle ${times(ratio(conditional.idle.reqPerSec, polling.idle.reqPerSec))}, ` +
+        `ingesting ${times(ratio(conditional.ingesting.reqPerSec, polling.ingesting.reqPerSec))}, ` +
+        `p99 ${ms(conditional.ingesting.p99Ms)} ms`,
+      pass:
+        conditional.idle.requests > 0 &&
+        conditional.idle.reqPerSec >= polling.idle.reqPerSec &&
+        conditional.ingesting.reqPerSec >= polling.ingesting.reqPerSec &&
+        conditional.ingesting.p99Ms <= 50,
+    },
+    // Batching saves a request's own costs (HTTP, key, rate limit, usage) per website: never slower per website.
+    {
+      name: 'batch lookups idle: websites/s ≥ lookups by website idle (req/s)',
+      measured: `${int(inputsPerSec(batch.idle))} websites/s, ${times(ratio(inputsPerSec(batch.idle), lookups.idle.reqPerSec))}`,
+      pass: batch.idle.requests > 0 && inputsPerSec(batch.idle) >= lookups.idle.reqPerSec,
     },
     {
       name: `ingest of ${LIVE_RECORDS_PER_SECOND} records acknowledged, p99 ≤ 200 ms`,
@@ -621,11 +868,30 @@ function render(report: Report): string {
     `- Load: ${report.tool}, ${options.connections} connections, ${options.warmupSeconds} s warm-up then ${options.durationSeconds} s ` +
       "measured per run; every request takes a path at random from its workload's list (`bench/random-paths.lua`). " +
       `Before each workload, ${PREFLIGHT_SAMPLE} paths of its list are asked one by one and must be answered 200. ` +
-      'The ceiling is one page 1 of the list asked again and again through the same script, in the same run: ' +
-      report.results.map((r) => `${r.workload.label} \`${r.ceiling.path.path}\``).join(', '),
+      'The ceiling is one page 1 of the list (one revalidation, one body) asked again and again through the same script, in the same run: ' +
+      report.results.map((r) => `${r.workload.label} \`${ceilingText(r)}\``).join(', '),
+    '- Conditional polling (`bench/conditional-paths.lua`): the saved filters of polling; just before each run every page ' +
+      'is fetched once and listed with its ETag, and every request sends `If-None-Match` with the tag its path had when this ' +
+      'client last got it. A 200 brings the new tag, which the script keeps for the path (it learns which path a response ' +
+      'answers from the `X-Request-Id` it sent and the server echoes). Each wrk thread has its own Lua state, so each of the ' +
+      'threads is one client cache shared by its connections: a page that changed is fetched in full once per thread, plus ' +
+      'by the requests of that thread already sent with the old tag. A 304 counts as a success (not in non-2xx); its share ' +
+      'of the answers is in the last column. Its preflight also checks that each sampled page, asked again with its tag, is a 304',
+    `- Batch lookups (\`bench/batch-lookups.lua\`): \`POST ${BATCH_LOOKUP_PATH}\`, \`Content-Type: application/json\`, a ` +
+      `body \`{"websites": [...]}\` picked at random from the list; websites/s is req/s × the mean number of websites in the ` +
+      'bodies the run sent. Its preflight checks a 200 with one result per input. Its ceiling is one body of the median size',
     `- Lists drawn from the data (\`bench/realistic-paths.ts\`): records sampled from each table, each filter built from ` +
       `a sampled record's values. v1 explore: ${int(lists.v1Explore.length)} paths; v2 explore: ${int(lists.v2Explore.length)}; ` +
-      `lookups: ${int(lists.lookups.length)}; polling: ${lists.polling.length}; never-seen filters: ${lists.fresh.length}`,
+      `lookups: ${int(lists.lookups.length)}; polling: ${lists.polling.length}; never-seen filters: ${lists.fresh.length}; ` +
+      `v2 explore (2.2 parameters): ${int(lists.v2Published.length)} (${publishedFilters(lists)}); ` +
+      `batch lookups: ${batchFilters(lists)}. The 2.2 parameters: sort_by/sort_order on ${percent(PUBLISHED_SHARES.sorted)} of ` +
+      `the combinations, exclude_countries on ${percent(PUBLISHED_SHARES.excluding)} of those of the endpoints that take it (never ` +
+      `the record's own country), date_preset on ${percent(PUBLISHED_SHARES.preset)} (a preset whose range holds the record's date, ` +
+      `in place of dateFrom/dateTo), a single country in a category asked as the category on ` +
+      `${percent(PUBLISHED_SHARES.countryCategory)} of those that have one; ` +
+      "funding signals take a round's values (its round label as the published round type it is served as). The lists " +
+      'added with the later workloads are drawn after the first ones, with their own random sequence: the first lists are ' +
+      'the same as before for the same data',
     `- Ingesting: ${LIVE_RECORDS_PER_SECOND} records a second through \`POST /admin/ingest/KIND\`: every second ${LIVE_BATCH} ` +
       `funding rounds and ${LIVE_BATCH} job changes, one upload each, sent together; new records from the seed generators, ` +
       'dated now; sent on a fixed clock whatever the answers. An ingest is acknowledged when both uploads have answered 200 ' +

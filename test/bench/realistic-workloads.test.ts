@@ -1,6 +1,7 @@
 // The realistic-workload benchmark counts every non-2xx as a finding about the service, so its lists
 // must be right: every path a valid question that the data answers, the never-seen filters truly new,
-// the live feed accepted and removable. Checked over HTTP on both stores with a small generated set.
+// the live feed accepted and removable; the revalidations answered 304 and the batch lookups' bodies
+// accepted. Checked over HTTP on both stores with a small generated set.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,22 @@ import { after, before, it } from 'node:test';
 import { LiveIngest, LIVE_BATCH, removeLiveRecords } from '../../bench/live-ingest.js';
 import { runHttpLoad } from '../../bench/load.js';
 import { commandExists } from '../../bench/processes.js';
-import { drawWorkloads, type WorkloadLists, type WorkloadPath } from '../../bench/realistic-paths.js';
+import {
+  BATCH_INPUTS,
+  BATCH_LOOKUP_PATH,
+  bodyLine,
+  drawWorkloads,
+  PUBLISHED_SHARES,
+  readScriptReport,
+  SORT_FIELDS,
+  taggedLine,
+  type SignalRoute,
+  type WorkloadLists,
+  type WorkloadPath,
+} from '../../bench/realistic-paths.js';
+import { PUBLISHED_ROUND_TYPES } from '../../src/schemas/v2.js';
+import { COUNTRY_CATEGORIES, DATE_PRESETS, SORT_ORDERS } from '../../src/schemas/published-params.js';
+import { MAX_LOOKUP_INPUTS } from '../../src/schemas/lookup.js';
 import { generateFundingRecords, generateMaRecords } from '../../src/seed/v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/seed/v2-generator.js';
 import { ingest } from '../../src/services/ingest.js';
@@ -19,7 +35,7 @@ import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js
 import { ADMIN_TOKEN, count } from '../ingest/support.js';
 
 const AS_OF = new Date('2026-01-15T00:00:00Z');
-const SIZES = { v1Funding: 40, v1Ma: 15, v2: 45, lookups: 40, polling: 10, fresh: 20, sample: 300 };
+const SIZES = { v1Funding: 40, v1Ma: 15, v2: 45, lookups: 40, polling: 10, fresh: 20, sample: 300, v2Published: 60, batches: 12 };
 
 async function load(db: Database, kind: string, records: Iterable<object>): Promise<void> {
   const text = [...records].map((record) => JSON.stringify(record)).join('\n') + '\n';
@@ -45,11 +61,15 @@ describeEach('realistic workload lists', (backend) => {
   let lists: WorkloadLists;
   let baseUrl: string;
 
-  const get = (path: WorkloadPath) =>
+  const auth = (path: WorkloadPath) => (path.family === 'v1' ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` });
+  const get = (path: WorkloadPath, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ method: 'GET', url: path.path, headers: { ...auth(path), ...headers } });
+  const post = (path: WorkloadPath) =>
     ctx.app.inject({
-      method: 'GET',
+      method: 'POST',
       url: path.path,
-      headers: path.family === 'v1' ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` },
+      headers: { ...auth(path), 'content-type': 'application/json' },
+      payload: path.body,
     });
   const total = (path: WorkloadPath, response: Awaited<ReturnType<typeof get>>) =>
     path.family === 'v1'
@@ -66,7 +86,7 @@ describeEach('realistic workload lists', (backend) => {
   after(() => ctx.close());
 
   it('every path of every list is a valid question: 200 for the bench key', async () => {
-    for (const name of ['v1Explore', 'v2Explore', 'lookups', 'polling', 'fresh'] as const) {
+    for (const name of ['v1Explore', 'v2Explore', 'lookups', 'polling', 'fresh', 'v2Published'] as const) {
       assert.ok(lists[name].length > 0, `${name} is empty`);
       for (const path of lists[name]) {
         const response = await get(path);
@@ -76,12 +96,101 @@ describeEach('realistic workload lists', (backend) => {
   });
 
   it('every filter is drawn from the data: page 1 of each matches at least the record it came from', async () => {
-    const pageOne = [...lists.v1Explore, ...lists.v2Explore, ...lists.polling, ...lists.fresh].filter(
+    const pageOne = [...lists.v1Explore, ...lists.v2Explore, ...lists.polling, ...lists.fresh, ...lists.v2Published].filter(
       (path) => !/[?&]page=/.test(path.path),
     );
     for (const path of pageOne) {
       const response = await get(path);
       assert.ok(total(path, response) >= 1, `no record matches GET ${path.path}`);
+      if (path.family === 'v2')
+        assert.ok((response.json() as { data: unknown[] }).data.length >= 1, `no data for GET ${path.path}`);
+    }
+  });
+
+  it('the 2.2 list: funding signals and each 2.2 parameter in its share, every value one its endpoint publishes', () => {
+    const pageOne = lists.v2Published.filter((path) => !/[?&]page=/.test(path.path));
+    assert.equal(pageOne.length, lists.counts.v2Published);
+    const seen = { funding: 0, sorted: 0, excluding: 0, preset: 0, countryCategory: 0 };
+    for (const path of pageOne) {
+      const url = new URL(path.path, 'http://x');
+      const endpoint = /^\/api\/v2\/signals\/([a-z-]+)$/.exec(url.pathname)?.[1] as SignalRoute | undefined;
+      assert.ok(endpoint !== undefined && endpoint in SORT_FIELDS, path.path);
+      const q = url.searchParams;
+      if (endpoint === 'funding') seen.funding += 1;
+      if (q.has('sort_by')) {
+        seen.sorted += 1;
+        assert.ok(SORT_FIELDS[endpoint].includes(q.get('sort_by')!), path.path);
+        assert.ok((SORT_ORDERS as readonly string[]).includes(q.get('sort_order')!), path.path);
+      } else assert.ok(!q.has('sort_order'), path.path);
+      if (q.has('exclude_countries')) {
+        seen.excluding += 1;
+        assert.notEqual(endpoint, 'job-changes', path.path);
+      }
+      if (q.has('date_preset')) {
+        seen.preset += 1;
+        assert.ok((DATE_PRESETS as readonly string[]).includes(q.get('date_preset')!), path.path);
+        assert.ok(!q.has('dateFrom') && !q.has('dateTo'), `a preset replaces the dates: ${path.path}`);
+      }
+      if ((COUNTRY_CATEGORIES as readonly string[]).includes(q.get('countries') ?? '')) seen.countryCategory += 1;
+      for (const round of q.get('round')?.split(',') ?? []) {
+        assert.ok((PUBLISHED_ROUND_TYPES as readonly string[]).includes(round), `${round}: ${path.path}`);
+      }
+    }
+    assert.deepEqual(seen, lists.counts.published);
+    for (const [name, n] of Object.entries(seen)) assert.ok(n > 0, `no combination with ${name}`);
+    // Loose bounds on a small list: the shares are the constants, not chance.
+    const share = seen.sorted / pageOne.length;
+    assert.ok(share > PUBLISHED_SHARES.sorted / 2 && share < PUBLISHED_SHARES.sorted * 2, `sorted: ${share}`);
+    assert.ok(pageOne.some((path) => /[?&]round=/.test(path.path) && /[?&]amount_min=/.test(path.path)));
+  });
+
+  it('the lists added later leave the first lists as they were', async () => {
+    const other = await drawWorkloads(ctx.db, { ...SIZES, v2Published: 7, batches: 3 });
+    for (const name of ['v1Explore', 'v2Explore', 'lookups', 'polling', 'fresh'] as const) {
+      assert.deepEqual(other[name], lists[name], name);
+    }
+    assert.equal(other.v2Published.length, 7 * 3);
+    assert.equal(other.batchLookups.length, 3);
+  });
+
+  it('batch lookup bodies: 10–100 websites each, accepted, one result per input; the companies found, the unknown sites not', async () => {
+    assert.equal(lists.batchLookups.length, SIZES.batches);
+    let matched = 0;
+    let unmatched = 0;
+    for (const path of lists.batchLookups) {
+      assert.equal(path.path, BATCH_LOOKUP_PATH);
+      const body = JSON.parse(path.body!) as { websites: string[] };
+      assert.deepEqual(Object.keys(body), ['websites']);
+      assert.equal(body.websites.length, path.inputs);
+      assert.ok(
+        path.inputs! >= BATCH_INPUTS.min && path.inputs! <= Math.min(BATCH_INPUTS.max, MAX_LOOKUP_INPUTS),
+        String(path.inputs),
+      );
+      const response = await post(path);
+      assert.equal(response.statusCode, 200, response.body.slice(0, 300));
+      const results = (response.json() as { response: { data: { status: string }[] } }).response.data;
+      assert.equal(results.length, path.inputs);
+      matched += results.filter((r) => r.status === 'matched').length;
+      unmatched += results.filter((r) => r.status === 'no_match').length;
+    }
+    const { batchInputs, batchHits, batchMisses } = lists.counts;
+    assert.ok(batchHits > 0 && batchMisses > 0, JSON.stringify(lists.counts));
+    assert.equal(batchHits + batchMisses, batchInputs);
+    assert.deepEqual({ matched, unmatched }, { matched: batchHits, unmatched: batchMisses });
+  });
+
+  it('conditional polling: every saved filter page carries an ETag, and asked again with it is a 304 with no body', async () => {
+    for (const path of lists.polling) {
+      const first = await get(path);
+      assert.equal(first.statusCode, 200);
+      const tag = first.headers.etag;
+      assert.ok(typeof tag === 'string' && tag.startsWith('W/"'), `${path.path}: ${String(tag)}`);
+      const again = await get(path, { 'if-none-match': tag });
+      assert.equal(again.statusCode, 304, path.path);
+      assert.equal(again.body, '');
+      // The script learns which path a response answers from the request id it sent.
+      const traced = await get(path, { 'if-none-match': tag, 'x-request-id': 'poll-7' });
+      assert.equal(traced.headers['x-request-id'], 'poll-7');
     }
   });
 
@@ -160,6 +269,66 @@ describeEach('realistic workload lists', (backend) => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  );
+
+  /** One second of wrk (2 threads, one connection each) with a script and its list; the run's figures and the script's report. */
+  async function wrkRun(script: string, lines: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), 'dealsignal-paths-'));
+    try {
+      const listFile = join(dir, 'list');
+      const keyFile = join(dir, 'key');
+      const reportFile = join(dir, 'report');
+      writeFileSync(listFile, lines.join('\n') + '\n');
+      writeFileSync(keyFile, `${key}\n`);
+      const result = await runHttpLoad('wrk', {
+        url: `${baseUrl}/`,
+        headers: {},
+        connections: 2,
+        seconds: 1,
+        script: { file: fileURLToPath(new URL(`../../bench/${script}`, import.meta.url)), args: [listFile, keyFile, reportFile] },
+      });
+      return { result, report: readScriptReport(reportFile) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it(
+    'wrk with the conditional script revalidates with the tags it holds, and keeps the new tag a 200 brings',
+    { skip: commandExists('wrk') ? false : 'wrk is not installed' },
+    async () => {
+      const [current, stale] = [lists.polling[0]!, lists.polling.at(-1)!];
+      const tag = (await get(current)).headers.etag as string;
+      // The second path is listed with a tag its page never had: each thread gets one 200, then keeps its tag.
+      const { result, report } = await wrkRun('conditional-paths.lua', [
+        taggedLine(current, tag),
+        taggedLine(stale, 'W/"stale"'),
+      ]);
+      assert.ok(report, 'no report');
+      assert.equal(result.failures + result.socketErrors, 0, JSON.stringify(result));
+      assert.deepEqual(Object.keys(result.statuses ?? {}), ['304'], JSON.stringify(result));
+      assert.equal(report.notModified, result.statuses!['304']);
+      assert.equal(report.notModified! + report.full!, result.requests);
+      assert.equal(report.unmatched, 0);
+      assert.ok(report.full! >= 1 && report.full! <= 2, JSON.stringify(report));
+      assert.equal(report.tagUpdates, report.full);
+      assert.ok(report.sent >= result.requests, JSON.stringify(report));
+    },
+  );
+
+  it(
+    'wrk with the batch script POSTs the bodies and counts their websites',
+    { skip: commandExists('wrk') ? false : 'wrk is not installed' },
+    async () => {
+      const { result, report } = await wrkRun('batch-lookups.lua', lists.batchLookups.map(bodyLine));
+      assert.ok(report, 'no report');
+      assert.ok(result.requests > 0);
+      assert.equal(result.failures + result.socketErrors, 0, JSON.stringify(result));
+      assert.deepEqual(result.statuses, {}, JSON.stringify(result));
+      assert.ok(report.sent >= result.requests, JSON.stringify(report));
+      const perRequest = report.inputs! / report.sent;
+      assert.ok(perRequest >= BATCH_INPUTS.min && perRequest <= BATCH_INPUTS.max, String(perRequest));
     },
   );
 });
