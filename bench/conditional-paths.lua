@@ -21,14 +21,9 @@
 -- REPORT_FILE gets, summed over the threads, "name=value" lines: sent (requests made), not_modified
 -- (304s), full (200s), tag_updates (tags replaced after a 200), unmatched (responses naming no path).
 
-local threads = {}
-local counter = 0
-
-function setup(thread)
-  counter = counter + 1
-  thread:set("thread_number", counter)
-  table.insert(threads, thread)
-end
+-- The shared parts (bench/wrk-common.lua), from this script's own folder.
+local common = dofile((debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "") .. "wrk-common.lua")
+setup = common.setup
 
 local paths, families, etags, requests = {}, {}, {}, {}
 local headers_of
@@ -48,14 +43,7 @@ end
 function init(args)
   local paths_file, key_file = args[1], args[2]
   report_file = args[3]
-  local key_handle = assert(io.open(key_file, "r"))
-  local key = key_handle:read("*l") or ""
-  key_handle:close()
-  headers_of = {
-    v1 = { ["x-lot-api-key"] = key },
-    v2 = { ["Authorization"] = "Bearer " .. key },
-    plain = {},
-  }
+  headers_of = common.key_headers(key_file)
   for line in io.lines(paths_file) do
     local family, path, etag = line:match("^(%S+) (%S+) (%S+)$")
     if family then
@@ -70,8 +58,7 @@ function init(args)
   end
   assert(#requests > 0, "no paths in " .. paths_file)
   math.randomseed(os.time() * 100 + thread_number)
-  statuses = {}
-  samples = {}
+  common.start_tally()
   sent, not_modified, full, tag_updates, unmatched = 0, 0, 0, 0, 0
 end
 
@@ -99,12 +86,7 @@ function response(status, headers, body)
   elseif status == 200 then
     full = full + 1
   end
-  if status < 200 or status > 299 then
-    statuses[status] = (statuses[status] or 0) + 1
-    if status ~= 304 and not samples[status] then
-      samples[status] = (string.gsub(string.sub(body or "", 1, 200), "%s+", " "))
-    end
-  end
+  common.tally(status, body)
   local i = tonumber(string.match(header(headers, "x-request-id") or "", "^poll%-(%d+)$") or "")
   if not i or not paths[i] then
     unmatched = unmatched + 1
@@ -120,35 +102,6 @@ function response(status, headers, body)
   end
 end
 
-function done(summary, latency, requests)
-  local merged, sampled = {}, {}
-  local totals = { sent = 0, not_modified = 0, full = 0, tag_updates = 0, unmatched = 0 }
-  for _, thread in ipairs(threads) do
-    for status, n in pairs(thread:get("statuses") or {}) do
-      merged[status] = (merged[status] or 0) + n
-    end
-    for status, body in pairs(thread:get("samples") or {}) do
-      sampled[status] = sampled[status] or body
-    end
-    for name, _ in pairs(totals) do
-      totals[name] = totals[name] + (thread:get(name) or 0)
-    end
-  end
-  local parts = {}
-  for status, n in pairs(merged) do
-    parts[#parts + 1] = string.format("%d=%d", status, n)
-  end
-  table.sort(parts)
-  io.write("Non-2xx statuses: " .. table.concat(parts, " ") .. "\n")
-  for status, body in pairs(sampled) do
-    io.write(string.format("Non-2xx sample %d: %s\n", status, body))
-  end
-  local file = threads[1] and threads[1]:get("report_file")
-  if file then
-    local handle = assert(io.open(file, "w"))
-    for _, name in ipairs({ "sent", "not_modified", "full", "tag_updates", "unmatched" }) do
-      handle:write(string.format("%s=%d\n", name, totals[name]))
-    end
-    handle:close()
-  end
+function done()
+  common.done({ "sent", "not_modified", "full", "tag_updates", "unmatched" })
 end
