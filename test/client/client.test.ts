@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { DealSignal, DealSignalError, verifyWebhook } from '@dealsignal/client';
+import { adjustCredits } from '../../src/db/queries/credits.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/services/seed.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import { startReceiver } from '../webhooks/receiver.js';
@@ -28,11 +29,8 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-const setCredits = (ctx: TestContext, accountId: number, credits: number) =>
-  ctx.db.query(
-    `UPDATE accounts SET credits_remaining = $2, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
-    [accountId, credits],
-  );
+/** The account's balance, set as an operator sets it (`keys credits --set`). */
+const setCredits = (ctx: TestContext, accountId: number, credits: number) => adjustCredits(ctx.db, accountId, { set: credits });
 
 describeEach('typed client', (backend) => {
   let ctx: TestContext;
