@@ -37,6 +37,12 @@ export interface DeliveryResult {
   retryAfterMs?: number;
   /** Why no response came, safe to show to the webhook's owner (e.g. 'timed out after 10000 ms', 'refused: 10.0.0.5 is a private address', 'connection reset'). */
   error?: string;
+  /**
+   * True once the whole request, body included, was written to the receiver's connection (the
+   * request's 'finish'), whatever came back: what a delivery is billed on. False when it never left
+   * (refused target, DNS failure, connection refused, a timeout before the body went).
+   */
+  bodySent: boolean;
 }
 
 export interface WebhookTransport {
@@ -287,28 +293,29 @@ export class HttpWebhookTransport implements WebhookTransport {
   async send(request: DeliveryRequest): Promise<DeliveryResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    if (this.closed) return { status: 0, body: '', latencyMs: 0, error: 'the transport is closed' };
+    if (this.closed) return { status: 0, body: '', latencyMs: 0, error: 'the transport is closed', bodySent: false };
 
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
     });
-    const timedOut = (): DeliveryResult => ({
+    const timedOut = (bodySent: boolean): DeliveryResult => ({
       status: 0,
       body: '',
       latencyMs: elapsed(),
       error: `timed out after ${this.timeoutMs} ms`,
+      bodySent,
     });
     try {
       // A resolver that never answers cannot be cancelled, but it need not be waited for.
       const target = await Promise.race([checkTarget(request.url, this.policy), deadline]);
-      if (target === 'timeout') return timedOut();
-      if (!target.ok) return { status: 0, body: '', latencyMs: elapsed(), error: target.reason };
+      if (target === 'timeout') return timedOut(false);
+      if (!target.ok) return { status: 0, body: '', latencyMs: elapsed(), error: target.reason, bodySent: false };
       const exchange = this.exchange(request, target);
       const outcome = await Promise.race([exchange.result, deadline]);
       if (outcome === 'timeout') {
         exchange.abort();
-        return timedOut();
+        return timedOut(exchange.bodySent());
       }
       return { ...outcome, latencyMs: elapsed() };
     } finally {
@@ -330,26 +337,38 @@ export class HttpWebhookTransport implements WebhookTransport {
   private exchange(request: DeliveryRequest, target: Extract<TargetCheck, { ok: true }>) {
     let current: http.ClientRequest | undefined;
     let aborted = false;
+    // Per attempt: a body written to a pooled socket the receiver had already closed never reached it.
+    let sent = false;
     const attempt = (retried: boolean): Promise<Omit<DeliveryResult, 'latencyMs'>> =>
       new Promise((resolve) => {
+        sent = false;
         try {
-          const outgoing = this.post(request, target, resolve, (error) => {
-            const code = (error as NodeJS.ErrnoException).code;
-            if (!retried && !aborted && outgoing.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
-              resolve(attempt(true));
-            } else {
-              resolve({ status: 0, body: '', error: connectionProblem(error) });
-            }
+          const outgoing = this.post(
+            request,
+            target,
+            (result) => resolve({ ...result, bodySent: sent }),
+            (error) => {
+              const code = (error as NodeJS.ErrnoException).code;
+              if (!retried && !aborted && outgoing.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+                resolve(attempt(true));
+              } else {
+                resolve({ status: 0, body: '', error: connectionProblem(error), bodySent: sent });
+              }
+            },
+          );
+          outgoing.on('finish', () => {
+            if (current === outgoing) sent = true;
           });
           current = outgoing;
         } catch (error) {
           // Node refuses a header it cannot send (a line break in a value) before any connection.
           const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-          resolve({ status: 0, body: '', error: `invalid request (${code})` });
+          resolve({ status: 0, body: '', error: `invalid request (${code})`, bodySent: false });
         }
       });
     return {
       result: attempt(false),
+      bodySent: () => sent,
       abort: () => {
         aborted = true;
         current?.destroy(); // also destroys the socket, so a trickling receiver is cut off
@@ -360,7 +379,7 @@ export class HttpWebhookTransport implements WebhookTransport {
   private post(
     request: DeliveryRequest,
     target: Extract<TargetCheck, { ok: true }>,
-    done: (result: Omit<DeliveryResult, 'latencyMs'>) => void,
+    done: (result: Omit<DeliveryResult, 'latencyMs' | 'bodySent'>) => void,
     failed: (error: Error) => void,
   ): http.ClientRequest {
     const { url, address, family } = target;

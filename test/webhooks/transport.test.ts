@@ -118,7 +118,7 @@ describe('HttpWebhookTransport with a local receiver', () => {
   it('returns a short body whole', async () => {
     const target = await receiver(answer(202, 'queued'));
     const result = await transport.send(delivery(target.url));
-    assert.deepEqual({ ...result, latencyMs: 0 }, { status: 202, body: 'queued', latencyMs: 0 });
+    assert.deepEqual({ ...result, latencyMs: 0 }, { status: 202, body: 'queued', latencyMs: 0, bodySent: true });
   });
 
   it('returns a 500 as it is', async () => {
