@@ -134,6 +134,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     webhooks: new WebhookService(db, webhookTransport, credits, {
       policy: webhookPolicy,
       maxPerAccount: config.webhooks.maxPerAccount,
+      pausedBacklog: config.webhooks.pausedBacklog,
+      // An attempt takes at most the timeout; twice that leaves time to record it.
+      retryHoldMs: 2 * config.webhooks.timeoutMs,
     }),
     metrics: new Metrics(db),
     lifecycle: options.lifecycle ?? { draining: false },

@@ -63,10 +63,12 @@ export interface Config {
     pollMs: number;
     /** How long a claimed webhook stays this process's before another may take it over (crash recovery). */
     leaseMs: number;
-    /** Active webhooks per account. */
+    /** Webhooks per account, paused ones included (deleted ones aside). */
     maxPerAccount: number;
     /** How long deliveries of an account with no credits left wait before its balance is read again. */
     creditsRecheckMs: number;
+    /** Pending deliveries a paused webhook keeps, at most (the oldest; later events are dropped and counted). */
+    pausedBacklog: number;
     /** Days the delivery log keeps a finished delivery. */
     deliveryRetentionDays: number;
   };
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: intVar(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600, problems) * 1000,
       maxPerAccount: intVar(env, 'WEBHOOK_MAX_PER_ACCOUNT', 10, 1, 1000, problems),
       creditsRecheckMs: intVar(env, 'WEBHOOK_CREDITS_RECHECK_MS', 30_000, 10, 3_600_000, problems),
+      pausedBacklog: intVar(env, 'WEBHOOK_PAUSED_BACKLOG', 1000, 0, 100_000, problems),
       deliveryRetentionDays: intVar(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650, problems),
     },
     rateLimits: {

@@ -69,8 +69,17 @@ export const Webhook = Type.Object(
     ),
     secret_preview: Type.Optional(Type.String({ description: "An ellipsis and the secret's last 4 characters" })),
     stats: Stats,
-    paused_reason: Nullable(Type.String({ description: 'Ours: why the service paused the webhook (null otherwise)' })),
-    pending_deliveries: Type.Integer({ minimum: 0, description: 'Ours: deliveries queued and not yet delivered' }),
+    paused_reason: Nullable(
+      Type.String({
+        description:
+          'Ours: why the service paused the webhook (null otherwise, or when paused by hand); on a paused webhook whose ' +
+          'queue is full (WEBHOOK_PAUSED_BACKLOG, 1,000 by default), also how many later events were dropped and since when',
+      }),
+    ),
+    pending_deliveries: Type.Integer({
+      minimum: 0,
+      description: 'Ours: deliveries queued and not yet delivered (a paused webhook keeps at most WEBHOOK_PAUSED_BACKLOG)',
+    }),
   },
   { $id: 'Webhook', title: 'Webhook' },
 );

@@ -33,10 +33,9 @@ export class CreditMeter {
     return (await creditBalance(this.db, accountId, this.allowances)) ?? 0;
   }
 
-  /** The balance to spend now, with this month's refill applied first when it is due (webhook deliveries). */
-  async spendable(accountId: number): Promise<number> {
-    await refillIfDue(this.db, accountId, this.allowances);
-    return (await creditBalance(this.db, accountId, this.allowances)) ?? 0;
+  /** Applies this month's refill when it is due (before a webhook delivery's debit); true when it refilled. */
+  refill(accountId: number): Promise<boolean> {
+    return refillIfDue(this.db, accountId, this.allowances);
   }
 
   /** The balance, without a debit; 402 when charge() would refuse cost (HEAD answers as GET would, for free). */

@@ -5,14 +5,23 @@
 // Order per webhook: deliveries go oldest change first, and a failed one holds the ones after it
 // until it succeeds or fails for good (about 24 hours of retries), so a receiver never sees a
 // change before one that came earlier. A delivery that fails for good pauses its webhook; its
-// later deliveries stay queued and go out in order once the owner turns it on again.
+// later deliveries stay queued (at most the paused backlog) and go out in order once the owner
+// turns it on again.
+//
+// Billing: one credit per (webhook, event), reserved before the first attempt is sent (none left:
+// the delivery waits), kept once the body has been written to the receiver's connection whatever
+// it answers, given back when it never left; later attempts of a paid event are free.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/port.js';
 import {
   claimDueWebhooks,
   recordAttempts,
+  reserveDelivery,
   type AttemptResult,
   type ClaimedWebhook,
+  type DeliveryCharge,
+  type Reservation,
+  type Settlement,
   type WebhookOutcome,
 } from '../db/queries/webhooks.js';
 import type { DeliveryResult, WebhookTransport } from '../infra/webhook-transport.js';
@@ -30,6 +39,23 @@ export interface DeliveryOptions {
   perWebhook?: number;
   /** How long deliveries of an account with no credits left wait before its balance is read again. */
   creditsRecheckMs: number;
+  /** Pending deliveries a paused webhook keeps, at most (the oldest). */
+  pausedBacklog: number;
+}
+
+/** Events that carry no data (test events) are never billed. */
+export const isBilled = (eventType: string) => eventType !== 'system.test';
+
+/** Reserves an attempt's credit, applying this month's refill first when the balance is short because it is due. */
+export async function reserveCredit(
+  db: Database,
+  credits: CreditMeter,
+  charge: DeliveryCharge,
+  holdMs: number,
+): Promise<Reservation> {
+  const first = await reserveDelivery(db, charge, holdMs);
+  if (first !== 'short' || !(await credits.refill(charge.accountId))) return first;
+  return reserveDelivery(db, charge, holdMs);
 }
 
 export interface DeliveryLog extends DispatchLog {
@@ -79,8 +105,8 @@ export class WebhookDelivery {
     /** True once the server is shutting down. */
     private readonly draining: () => boolean = () => false,
   ) {
-    this.dispatcher = new WebhookDispatcher(db, log);
-    this.recorder = new AttemptRecorder(db, this.owner, log);
+    this.dispatcher = new WebhookDispatcher(db, log, options.pausedBacklog);
+    this.recorder = new AttemptRecorder(db, this.owner, log, options.pausedBacklog);
   }
 
   start(): void {
@@ -153,16 +179,28 @@ export class WebhookDelivery {
       heldUntil: null,
     };
     const attempts: AttemptResult[] = [];
-    // Each delivery costs a credit: no more are sent than the balance holds, none at zero (they wait).
-    const balance = await this.credits.spendable(webhook.account_id);
-    if (balance <= 0) {
-      outcome.heldUntil = new Date(Date.now() + this.options.creditsRecheckMs);
-      return this.recorder.record(attempts, outcome);
-    }
+    const settlements: Settlement[] = [];
     const started = Date.now();
-    for (const delivery of webhook.deliveries.slice(0, balance)) {
+    for (const delivery of webhook.deliveries) {
       // Leave the lease enough time to record what was sent.
       if (this.stopped || Date.now() - started > this.options.leaseMs / 2) break;
+      const charge = {
+        accountId: webhook.account_id,
+        webhookId: webhook.id,
+        eventId: delivery.event_id,
+        endpoint: 'webhooks.delivery',
+      };
+      const reservation = isBilled(delivery.event_type)
+        ? // Settled when the outcomes are recorded, within the lease (past it, another process sends anyway).
+          await reserveCredit(this.db, this.credits, charge, this.options.leaseMs)
+        : 'paid';
+      if (reservation === 'short' || reservation === 'busy') {
+        // No credit left: the delivery waits (in order) until there is. Busy: a manual retry of the
+        // same event is being sent; it is looked at again shortly.
+        const wait = reservation === 'short' ? this.options.creditsRecheckMs : this.options.pollMs;
+        outcome.heldUntil = new Date(Date.now() + wait);
+        break;
+      }
       const now = new Date();
       const headers = signDelivery(webhook.secret, {
         eventId: delivery.event_id,
@@ -171,6 +209,7 @@ export class WebhookDelivery {
         body: delivery.body,
       });
       const result = await this.transport.send({ url: webhook.endpoint_url, headers, body: delivery.body });
+      if (reservation === 'reserved') settlements.push({ ...charge, bodySent: result.bodySent });
       const at = new Date();
       const attempt = delivery.attempt_count + 1;
       const base = {
@@ -209,7 +248,7 @@ export class WebhookDelivery {
       }
       break;
     }
-    await this.recorder.record(attempts, outcome);
+    await this.recorder.record(attempts, outcome, settlements);
   }
 }
 
@@ -226,18 +265,24 @@ function formatDuration(ms: number): string {
  * statements than the sending itself.
  */
 class AttemptRecorder {
-  private queue: { attempts: AttemptResult[]; outcome: WebhookOutcome; done: (error?: unknown) => void }[] = [];
+  private queue: {
+    attempts: AttemptResult[];
+    outcome: WebhookOutcome;
+    settlements: Settlement[];
+    done: (error?: unknown) => void;
+  }[] = [];
   private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly owner: string,
     private readonly log: DeliveryLog,
+    private readonly pausedBacklog: number,
   ) {}
 
-  record(attempts: AttemptResult[], outcome: WebhookOutcome): Promise<void> {
+  record(attempts: AttemptResult[], outcome: WebhookOutcome, settlements: Settlement[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ attempts, outcome, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.queue.push({ attempts, outcome, settlements, done: (error) => (error === undefined ? resolve() : reject(error)) });
       this.flushing ??= this.flush();
     });
   }
@@ -257,10 +302,13 @@ class AttemptRecorder {
         this.owner,
         batch.flatMap((entry) => entry.attempts),
         batch.map((entry) => entry.outcome),
+        batch.flatMap((entry) => entry.settlements),
+        this.pausedBacklog,
       );
       for (const entry of batch) entry.done();
     } catch (error) {
-      // The lease runs out and another claim sends them again: at least once, never lost.
+      // The lease runs out and another claim sends them again: at least once, never lost. Their
+      // reservations stay unsettled and count as paid once stale: those events are not charged again.
       this.log.error(`webhooks: recording ${batch.length} outcomes failed: ${(error as Error).message}`);
       for (const entry of batch) entry.done(error);
     } finally {

@@ -22,8 +22,11 @@ import type { IndexRecord } from '../filter-index/index.js';
 import { compileWebhookFilters, EVENT_PREFIX, matchesRecord, type WebhookMatcher } from './webhook-filters.js';
 import { eventBody } from './webhook-signing.js';
 
-/** Deliveries queued per transaction, at most (plus those of the change that passes it). */
-const MAX_DELIVERIES = 5_000;
+/**
+ * Deliveries queued per transaction, at most (plus those of the change that passes it): short
+ * transactions, so the embedded store's one connection goes to readers in between.
+ */
+const MAX_DELIVERIES = 1_000;
 
 interface Subscriber {
   id: string;
@@ -45,6 +48,8 @@ export class WebhookDispatcher {
   constructor(
     private readonly db: Database,
     private readonly log: DispatchLog,
+    /** Pending deliveries a paused webhook keeps, at most. */
+    private readonly pausedBacklog: number,
     private readonly batchSize = 1000,
   ) {
     for (const dataset of DATASETS) this.datasets.set(dataset.name, dataset.open(indexedDataset));
@@ -75,7 +80,7 @@ export class WebhookDispatcher {
       if (changes.length === 0) return { changes: 0, deliveries: 0 };
       const { events, deliveries, through } = await this.deliveriesFor(tx, changes);
       await insertEvents(tx, events);
-      await enqueueDeliveries(tx, deliveries);
+      await enqueueDeliveries(tx, deliveries, this.pausedBacklog);
       await setDispatchPosition(tx, through.position);
       return { changes: changes.indexOf(through) + 1, deliveries: deliveries.length };
     });
@@ -92,16 +97,28 @@ export class WebhookDispatcher {
   ): Promise<{ events: NewEvent[]; deliveries: NewDelivery[]; through: Change }> {
     const subscribers = this.refresh(await subscribedWebhooks(tx));
     if (subscribers.length === 0) return { events: [], deliveries: [], through: changes.at(-1)! };
-    // The records of changes some webhook listens to, as they are now (a deleted one has no event).
+    // The records of changes some webhook listens to, as they are now (a deleted one has no event),
+    // up to the change whose possible deliveries (every webhook of its event type, before filters)
+    // reach MAX_DELIVERIES: when many webhooks listen, a transaction reads only the records it may
+    // queue, not the whole batch's.
     const wanted = new Map<string, Set<number>>();
-    for (const change of changes) {
+    let possible = 0;
+    let end = changes.length;
+    for (const [i, change] of changes.entries()) {
       if (change.op === 'deleted') continue;
       const type = `${EVENT_PREFIX[change.dataset]}.${change.op}`;
-      if (!subscribers.some((s) => s.eventTypes.has(type))) continue;
+      const listeners = subscribers.filter((s) => s.eventTypes.has(type)).length;
+      if (listeners === 0) continue;
       let ids = wanted.get(change.dataset);
       if (!ids) wanted.set(change.dataset, (ids = new Set()));
       ids.add(change.id);
+      possible += listeners;
+      if (possible >= MAX_DELIVERIES) {
+        end = i + 1;
+        break;
+      }
     }
+    const considered = changes.slice(0, end);
     const records = new Map<string, { record: IndexRecord; doc: string }>();
     for (const [name, ids] of wanted) {
       const dataset = this.datasets.get(name)!;
@@ -111,7 +128,7 @@ export class WebhookDispatcher {
     }
     const events: NewEvent[] = [];
     const deliveries: NewDelivery[] = [];
-    for (const change of changes) {
+    for (const change of considered) {
       const found = change.op === 'deleted' ? undefined : records.get(`${change.dataset}:${change.id}`);
       if (found) {
         const eventType = `${EVENT_PREFIX[change.dataset]}.${change.op}`;
@@ -139,7 +156,7 @@ export class WebhookDispatcher {
       }
       if (deliveries.length >= MAX_DELIVERIES) return { events, deliveries, through: change };
     }
-    return { events, deliveries, through: changes.at(-1)! };
+    return { events, deliveries, through: considered.at(-1)! };
   }
 
   /** Compiles the filters of webhooks new or changed since the last run; drops those gone. */

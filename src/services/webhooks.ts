@@ -18,7 +18,7 @@ import {
 import { checkTarget, type TargetPolicy, type WebhookTransport } from '../infra/webhook-transport.js';
 import type { CreditMeter } from './credits.js';
 import { ApiError, invalidParameter } from './errors.js';
-import { isDelivered } from './webhook-delivery.js';
+import { isBilled, isDelivered, reserveCredit } from './webhook-delivery.js';
 import { compileWebhookFilters, EVENT_TYPES } from './webhook-filters.js';
 import { eventBody, newWebhookSecret, secretPreview, signDelivery } from './webhook-signing.js';
 
@@ -76,7 +76,20 @@ export interface DeliveryView {
 
 const iso = (date: Date | null) => (date === null ? null : new Date(date).toISOString());
 
-export function webhookView(row: WebhookRow, secret?: string): WebhookView {
+/**
+ * paused_reason, with what a paused webhook with a full backlog did not queue: the owner learns
+ * that events were dropped, how many, since when, and where to find them.
+ */
+function pausedReason(row: WebhookRow, pausedBacklog: number): string | null {
+  if (row.active || row.dropped_events === 0) return row.paused_reason;
+  const since = row.dropped_since === null ? '' : ` since ${new Date(row.dropped_since).toISOString()}`;
+  return (
+    `${row.paused_reason ?? 'Paused.'} Its queue is full: a paused webhook keeps at most ${pausedBacklog} pending ` +
+    `deliveries (the oldest), so ${row.dropped_events} later events${since} were dropped; the changes feed has them.`
+  );
+}
+
+export function webhookView(row: WebhookRow, secret?: string, pausedBacklog = Number.POSITIVE_INFINITY): WebhookView {
   return {
     id: row.id,
     endpoint_url: row.endpoint_url,
@@ -96,7 +109,7 @@ export function webhookView(row: WebhookRow, secret?: string): WebhookView {
       last_failure_at: iso(row.last_failure_at),
       consecutive_failures: row.consecutive_failures,
     },
-    paused_reason: row.paused_reason,
+    paused_reason: pausedReason(row, pausedBacklog),
     pending_deliveries: row.pending ?? 0,
   };
 }
@@ -184,12 +197,20 @@ function readInput(body: unknown): WebhookInput {
 
 const notFound = () => new ApiError('NOT_FOUND', 'Webhook not found');
 const tooMany = (max: number) =>
-  invalidParameter(`an account may have at most ${max} active webhooks; delete or pause one first`);
+  invalidParameter(`an account may have at most ${max} webhooks, paused ones included; delete one first`);
 
 export interface WebhookServiceOptions {
   policy: TargetPolicy;
+  /** Webhooks per account, paused ones included. */
   maxPerAccount: number;
+  /** Pending deliveries a paused webhook keeps, at most. */
+  pausedBacklog: number;
+  /** How long a manual retry's credit reservation may stay unsettled before it counts as paid: longer than an attempt. */
+  retryHoldMs: number;
 }
+
+const creditsExhausted = () =>
+  new ApiError('CREDITS_EXHAUSTED', 'API credits exhausted for this billing period; they refill at the start of next month');
 
 export class WebhookService {
   constructor(
@@ -229,15 +250,15 @@ export class WebhookService {
       this.options.maxPerAccount,
     );
     if (!row) throw tooMany(this.options.maxPerAccount);
-    return webhookView(row, secret);
+    return this.view(row, secret);
   }
 
   async list(accountId: number, limit: number, offset: number): Promise<WebhookView[]> {
-    return (await listWebhooks(this.db, accountId, limit, offset)).map((row) => webhookView(row));
+    return (await listWebhooks(this.db, accountId, limit, offset)).map((row) => this.view(row));
   }
 
   async get(accountId: number, id: string): Promise<WebhookView> {
-    return webhookView(await this.row(accountId, id));
+    return this.view(await this.row(accountId, id));
   }
 
   async update(actor: WebhookActor, id: string, body: unknown): Promise<WebhookView> {
@@ -264,12 +285,13 @@ export class WebhookService {
         modifiedBy: actor.actor,
         via: actor.via,
       },
-      this.options.maxPerAccount,
+      { max: this.options.maxPerAccount, backlog: this.options.pausedBacklog },
     );
     if (row === undefined) throw notFound();
     if (row === 'limit') throw tooMany(this.options.maxPerAccount);
     if (input.active === true) this.changed();
-    return webhookView({ ...row, pending: current.pending }, secret);
+    const pending = input.active === false ? Math.min(current.pending ?? 0, this.options.pausedBacklog) : current.pending;
+    return this.view({ ...row, pending }, secret);
   }
 
   async remove(actor: WebhookActor, id: string): Promise<{ success: true; id: string; active: false }> {
@@ -288,7 +310,11 @@ export class WebhookService {
       timestamp,
       data: { message: 'A test event: your endpoint received and can verify webhooks from dealsignal.', webhook_id: id },
     });
-    const delivery = await this.sendNow(webhook, { eventId, eventType: 'system.test', body, attemptCount: 1, previous: null });
+    const delivery = await this.sendNow(
+      webhook,
+      { eventId, eventType: 'system.test', body, attemptCount: 1, previous: null },
+      null,
+    );
     return {
       success: delivery.status === 'done',
       delivery_id: delivery.id,
@@ -313,37 +339,58 @@ export class WebhookService {
 
   /**
    * Sends a delivery again now, with the same event id and body, signed with the current secret,
-   * as a new delivery that points to the one retried; 1 credit when it reaches the endpoint. A
-   * delivery still queued is taken out of the queue (this retry replaces it).
+   * as a new delivery that points to the one retried. Billed as every delivery: 1 credit for the
+   * (webhook, event) when its body is written to the endpoint's connection, whatever it answers,
+   * unless an earlier attempt of it was paid already (402 when it is not and no credit is left; a
+   * test event is free). A queued delivery of the event is taken out of the queue when this retry
+   * succeeds, and otherwise stays queued as it was. `creditsUsed` is what this call cost.
    */
   async retry(accountId: number, id: string, deliveryId: string) {
     const webhook = await this.row(accountId, id);
     const previous = UUID.test(deliveryId) ? await findDelivery(this.db, id, deliveryId) : undefined;
     if (!previous) throw new ApiError('NOT_FOUND', 'Delivery not found');
     if (previous.status === 'done') throw new ApiError('CONFLICT', 'This delivery already succeeded; there is nothing to retry');
-    // A due monthly refill counts (as it does for the automatic deliveries); 402 at zero.
-    await this.credits.spendable(accountId);
-    await this.credits.affordable(accountId);
-    const delivery = await this.sendNow(webhook, {
-      eventId: previous.event_id,
-      eventType: previous.event_type,
-      body: previous.body!,
-      attemptCount: Math.max(previous.attempt_count, 1) + 1,
-      previous: previous.id,
-    });
+    const charge = { accountId, webhookId: id, eventId: previous.event_id, endpoint: 'webhooks.deliveries.retry' };
+    const reservation = isBilled(previous.event_type)
+      ? await reserveCredit(this.db, this.credits, charge, this.options.retryHoldMs)
+      : 'paid';
+    if (reservation === 'short') throw creditsExhausted();
+    if (reservation === 'busy') {
+      throw new ApiError('CONFLICT', 'This event is being sent to this webhook right now; retry it in a few seconds');
+    }
+    const delivery = await this.sendNow(
+      webhook,
+      {
+        eventId: previous.event_id,
+        eventType: previous.event_type,
+        body: previous.body!,
+        attemptCount: Math.max(previous.attempt_count, 1) + 1,
+        previous: previous.id,
+      },
+      reservation === 'reserved' ? charge : null,
+    );
     return {
-      delivery_id: delivery.id,
-      previous_delivery_id: previous.id,
-      status: delivery.status,
-      response_status: delivery.responseStatus,
-      attempt_count: Math.max(previous.attempt_count, 1) + 1,
-      success: delivery.status === 'done',
+      data: {
+        delivery_id: delivery.id,
+        previous_delivery_id: previous.id,
+        status: delivery.status,
+        response_status: delivery.responseStatus,
+        attempt_count: Math.max(previous.attempt_count, 1) + 1,
+        success: delivery.status === 'done',
+      },
+      creditsUsed: reservation === 'reserved' && delivery.bodySent ? 1 : 0,
     };
   }
 
+  private view(row: WebhookRow, secret?: string): WebhookView {
+    return webhookView(row, secret, this.options.pausedBacklog);
+  }
+
+  /** Sends an event now and records it; `charge` is the reservation this attempt holds, if any, settled with it. */
   private async sendNow(
     webhook: WebhookRow,
     event: { eventId: string; eventType: string; body: string; attemptCount: number; previous: string | null },
+    charge: { accountId: number; webhookId: string; eventId: string; endpoint: string } | null,
   ) {
     const headers = signDelivery(webhook.secret, {
       eventId: event.eventId,
@@ -356,7 +403,6 @@ export class WebhookService {
     const id = randomUUID();
     await recordSentDelivery(
       this.db,
-      webhook.account_id,
       {
         id,
         webhookId: webhook.id,
@@ -376,11 +422,10 @@ export class WebhookService {
           at: new Date(),
         },
       },
-      // The test endpoint is free; a retry is billed like any delivery, as published.
-      { bill: event.previous !== null },
+      charge === null ? null : { ...charge, bodySent: result.bodySent },
     );
     if (event.previous !== null) this.changed();
-    return { id, status, responseStatus: result.status, responseBody: result.body };
+    return { id, status, responseStatus: result.status, responseBody: result.body, bodySent: result.bodySent };
   }
 
   private async row(accountId: number, id: string): Promise<WebhookRow> {

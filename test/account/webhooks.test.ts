@@ -501,13 +501,14 @@ describeEach('account pages: webhooks', (backend) => {
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /id="redelivery-outcome" data-outcome="failure"/);
     assert.match(res.body, /Redelivery failed/);
-    assert.match(res.body, /<strong>HTTP 500<\/strong> \(attempt 2\)/);
+    // Its first attempt reached the endpoint, so the event is paid for: redelivering it is free.
+    assert.match(res.body, /<strong>HTTP 500<\/strong> \(attempt 2\); nothing was charged/);
     let rows = deliveryRows(res.body);
-    assert.equal(rows.find((row) => row.id === pending.id)?.status, 'failed', 'taken out of the queue');
+    assert.equal(rows.find((row) => row.id === pending.id)?.status, 'pending', 'still queued: a failed retry skips nothing');
     const retried = rows[0]!;
     assert.equal(retried.status, 'failed');
 
-    // Fixed: redelivered, with the same event id; 1 credit.
+    // Fixed: redelivered, with the same event id; nothing more to pay.
     receiver.respond = ok;
     const credits = async () =>
       (await ctx.db.query<{ n: number }>('SELECT credits_remaining::int AS n FROM accounts WHERE id = $1', [accountId]))[0]!.n;
@@ -515,11 +516,11 @@ describeEach('account pages: webhooks', (backend) => {
     const count = receiver.received.length;
     res = await press(web, page, redeliverUrl(retried.id));
     assert.match(res.body, /id="redelivery-outcome" data-outcome="success"/);
-    assert.match(res.body, /<strong>HTTP 200<\/strong> \(attempt 3\); 1 credit was used/);
+    assert.match(res.body, /<strong>HTTP 200<\/strong> \(attempt 3\); nothing was charged/);
     const [again] = (await receiver.waitFor(count + 1)).slice(count);
     const eventId = (row: string) => /<code class="event-id" title="Event id">([^<]+)</.exec(row)?.[1];
     assert.equal(again!.headers['x-webhook-id'], eventId(pending.row), 'the same event id');
-    assert.equal(await credits(), balance - 1);
+    assert.equal(await credits(), balance);
     rows = deliveryRows(res.body);
     assert.equal(rows[0]!.status, 'done');
 
@@ -527,10 +528,16 @@ describeEach('account pages: webhooks', (backend) => {
     res = await press(web, page, redeliverUrl(rows[0]!.id));
     assert.equal(res.statusCode, 409);
     assert.equal(alertText(res.body), 'This delivery was already delivered, so it was not sent again.');
-    // No credits: 402, nothing sent.
+    // No credits: a new event waits, and redelivering it is a 402 with nothing sent.
     await ctx.db.query('UPDATE accounts SET credits_remaining = 0 WHERE id = $1', [accountId]);
+    await insertFunding(ctx.db, [fundingRecord()]);
+    const unpaid = await eventually(
+      async () => deliveryRows((await web.get(page)).body).find((row) => row.status === 'pending' && row.id !== pending.id),
+      10_000,
+      'a delivery waiting for credits',
+    );
     const sent = receiver.received.length;
-    res = await press(web, page, redeliverUrl(pending.id));
+    res = await press(web, page, redeliverUrl(unpaid.id));
     assert.equal(res.statusCode, 402);
     assert.match(alertText(res.body) ?? '', /^No credits left, so nothing was sent\. .*refill on [A-Z][a-z]{2} 1, \d{4}\.$/);
     assert.equal(receiver.received.length, sent);

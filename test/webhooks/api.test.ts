@@ -176,19 +176,25 @@ describeEach('webhooks API', (backend) => {
     assert.equal(receiver.received.length, 0);
   });
 
-  it('allows 10 active webhooks per account; a paused or deleted one frees a place', async () => {
+  it('allows 10 webhooks per account, paused ones included; only a deleted one frees a place', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++)
       ids.push((await api.create({ endpoint_url: receiver.url, event_types: ['funding.created'] })).id);
     const eleventh = await api.create({ endpoint_url: receiver.url, event_types: ['funding.created'] });
     assert.equal(eleventh.status, 400);
-    assert.match(eleventh.body.error, /at most 10 active webhooks/);
+    assert.match(eleventh.body.error, /at most 10 webhooks, paused ones included/);
+    // A paused webhook still queues events: it keeps its place.
+    assert.equal((await api.call('PUT', `/api/v2/webhooks/${ids[1]}`, { active: false })).body.data.active, false);
+    assert.equal((await api.create({ endpoint_url: receiver.url, event_types: ['funding.created'] })).status, 400);
+    // Turning a paused one on again is no new webhook.
+    assert.equal((await api.call('PUT', `/api/v2/webhooks/${ids[1]}`, { active: true })).status, 200);
     assert.equal((await api.call('DELETE', `/api/v2/webhooks/${ids[0]}`)).status, 200);
-    assert.equal((await api.create({ endpoint_url: receiver.url, event_types: ['funding.created'] })).status, 201);
+    const tenth = await api.create({ endpoint_url: receiver.url, event_types: ['funding.created'] });
+    assert.equal(tenth.status, 201);
     // Bringing the deleted one back would make 11.
     const revive = await api.call('PUT', `/api/v2/webhooks/${ids[0]}`, { active: true });
     assert.equal(revive.status, 400);
-    assert.equal((await api.call('PUT', `/api/v2/webhooks/${ids[1]}`, { active: false })).body.data.active, false);
+    assert.equal((await api.call('DELETE', `/api/v2/webhooks/${tenth.id}`)).status, 200);
     assert.equal((await api.call('PUT', `/api/v2/webhooks/${ids[0]}`, { active: true })).status, 200);
   });
 
@@ -227,7 +233,7 @@ describeEach('webhooks API', (backend) => {
     assert.equal((await api.call('GET', `/api/v2/webhooks/${created.id}`)).status, 200);
   });
 
-  it('sends a signed system.test event, records it, free; the retry endpoint keeps the event id and bills a success', async () => {
+  it('sends a signed system.test event, records it, free; the retry endpoint keeps the event id, free for a test event', async () => {
     const created = await api.create({ endpoint_url: receiver.url, event_types: ['funding.created'] });
     receiver.respond = (_r, response) => response.writeHead(503, { 'retry-after': '5' }).end('busy');
     const test = await api.call('POST', `/api/v2/webhooks/${created.id}/test`, { ignored: true });
@@ -250,7 +256,7 @@ describeEach('webhooks API', (backend) => {
     const failedRetry = await api.call('POST', `/api/v2/webhooks/${created.id}/deliveries/${test.body.data.delivery_id}/retry`);
     assert.equal(failedRetry.body.data.success, false);
     assert.equal(failedRetry.body.meta.creditsUsed, 0);
-    assert.equal(await balance(), before, 'a failed retry is free');
+    assert.equal(await balance(), before, 'a test event carries no data: its retries are free');
 
     receiver.respond = (_r, response) => response.writeHead(200).end('thanks');
     const retry = await api.call('POST', `/api/v2/webhooks/${created.id}/deliveries/${failedRetry.body.data.delivery_id}/retry`);
@@ -259,8 +265,8 @@ describeEach('webhooks API', (backend) => {
     assert.equal(retry.body.data.status, 'done');
     assert.equal(retry.body.data.previous_delivery_id, failedRetry.body.data.delivery_id);
     assert.equal(retry.body.data.attempt_count, 3);
-    assert.deepEqual(retry.body.meta, { endpoint: 'webhooks.deliveries.retry', creditsUsed: 1 });
-    assert.equal(await balance(), before - 1);
+    assert.deepEqual(retry.body.meta, { endpoint: 'webhooks.deliveries.retry', creditsUsed: 0 });
+    assert.equal(await balance(), before);
     const third = (await receiver.waitFor(3))[2]!;
     assert.equal(verifyBoth(created.secret, third).event_id, payload.event_id, 'same event id');
     assert.equal(third.body, first!.body, 'same body');

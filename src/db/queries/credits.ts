@@ -14,11 +14,12 @@ const ALLOWANCE = `(CASE tier WHEN 'free' THEN $2::bigint WHEN 'pro' THEN $3::bi
 /**
  * Guarded debit plus its ledger row, in one statement (hence one transaction): concurrent
  * requests can never overdraw or double-charge. Returns the balance after the debit, or
- * undefined when the balance is short or the month's refill is due (see refillIfDue).
+ * undefined when the balance is short or the month's refill is due (see refillIfDue). Every
+ * debit takes this path: API and feed pages ('request') and webhook deliveries ('webhook').
  */
 export async function debitCredits(
   db: Queryable,
-  charge: { accountId: number; keyId: string; cost: number; endpoint: string },
+  charge: { accountId: number; keyId: string | null; cost: number; endpoint: string; reason?: 'request' | 'webhook' },
 ): Promise<number | undefined> {
   const rows = await db.query<{ balance: number }>(
     `WITH debit AS (
@@ -27,10 +28,10 @@ export async function debitCredits(
         RETURNING id, credits_remaining
      ), entry AS (
        INSERT INTO credit_ledger (account_id, key_id, delta, balance_after, reason, endpoint)
-       SELECT id, $3, -$2::bigint, credits_remaining, 'request', $4 FROM debit
+       SELECT id, $3, -$2::bigint, credits_remaining, $5, $4 FROM debit
      )
      SELECT credits_remaining::int AS balance FROM debit`,
-    [charge.accountId, charge.cost, charge.keyId, charge.endpoint],
+    [charge.accountId, charge.cost, charge.keyId, charge.endpoint, charge.reason ?? 'request'],
   );
   return rows[0]?.balance;
 }

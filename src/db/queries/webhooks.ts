@@ -2,6 +2,7 @@
 // service, the dispatcher and the delivery worker run.
 import type { Database, Queryable } from '../port.js';
 import type { ChangePosition } from './change-log.js';
+import { debitCredits } from './credits.js';
 
 export interface WebhookRow {
   id: string;
@@ -24,6 +25,9 @@ export interface WebhookRow {
   last_failure_at: Date | null;
   consecutive_failures: number;
   next_attempt_at: Date | null;
+  /** Events not queued while paused because the backlog was full, and since when. */
+  dropped_events: number;
+  dropped_since: Date | null;
   /** Pending deliveries (listing queries only). */
   pending?: number;
 }
@@ -31,7 +35,8 @@ export interface WebhookRow {
 const WEBHOOK_COLUMNS = `id, account_id, endpoint_url, event_types, filters, secret, active, deleted_at, paused_reason,
   created_at, updated_at, last_modified_by, last_modified_via, total_deliveries::float8 AS total_deliveries,
   successful_deliveries::float8 AS successful_deliveries, failed_deliveries::float8 AS failed_deliveries,
-  last_success_at, last_failure_at, consecutive_failures, next_attempt_at`;
+  last_success_at, last_failure_at, consecutive_failures, next_attempt_at, dropped_events::float8 AS dropped_events,
+  dropped_since`;
 
 export interface NewWebhook {
   id: string;
@@ -45,13 +50,14 @@ export interface NewWebhook {
 }
 
 /**
- * Inserts a webhook unless the account already has `max` active ones; returns it, or undefined at
- * the limit. The account's row is locked first, so concurrent creations count one after another.
+ * Inserts a webhook unless the account already has `max` (paused ones count); returns it, or
+ * undefined at the limit. The account's row is locked first, so concurrent creations count one
+ * after another.
  */
 export async function insertWebhook(db: Database, webhook: NewWebhook, max: number): Promise<WebhookRow | undefined> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [webhook.accountId]);
-    if ((await countActiveWebhooks(tx, webhook.accountId)) >= max) return undefined;
+    if ((await countWebhooks(tx, webhook.accountId)) >= max) return undefined;
     const rows = await tx.query<WebhookRow>(
       `INSERT INTO webhooks (id, account_id, endpoint_url, event_types, filters, secret, last_modified_by, last_modified_via)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${WEBHOOK_COLUMNS}`,
@@ -70,9 +76,10 @@ export async function insertWebhook(db: Database, webhook: NewWebhook, max: numb
   });
 }
 
-async function countActiveWebhooks(db: Queryable, accountId: number): Promise<number> {
+/** Every webhook of the account that is not deleted: a paused one still queues events, so it counts. */
+async function countWebhooks(db: Queryable, accountId: number): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1 AND active AND deleted_at IS NULL',
+    'SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1 AND deleted_at IS NULL',
     [accountId],
   );
   return rows[0]!.n;
@@ -120,21 +127,22 @@ export interface WebhookChanges {
 
 /**
  * Applies changes to a webhook (a deleted one comes back when active turns true); undefined when it
- * does not exist, or 'limit' when turning it active would pass the account's `max` active ones.
+ * does not exist, or 'limit' when bringing a deleted one back would pass the account's `max`. A
+ * webhook paused here keeps at most `backlog` pending deliveries (the oldest).
  */
 export async function updateWebhook(
   db: Database,
   accountId: number,
   id: string,
   changes: WebhookChanges,
-  max: number,
+  limits: { max: number; backlog: number },
 ): Promise<WebhookRow | 'limit' | undefined> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
     const current = await findWebhook(tx, accountId, id, true);
     if (!current) return undefined;
-    const reviving = changes.active === true && (!current.active || current.deleted_at !== null);
-    if (reviving && (await countActiveWebhooks(tx, accountId)) >= max) return 'limit';
+    const reviving = changes.active === true && current.deleted_at !== null;
+    if (reviving && (await countWebhooks(tx, accountId)) >= limits.max) return 'limit';
     const rows = await tx.query<WebhookRow>(
       `UPDATE webhooks SET
           endpoint_url = coalesce($3, endpoint_url),
@@ -144,6 +152,8 @@ export async function updateWebhook(
           active = coalesce($7, active),
           deleted_at = CASE WHEN $7 IS TRUE THEN NULL ELSE deleted_at END,
           paused_reason = CASE WHEN $7 IS NOT NULL THEN NULL ELSE paused_reason END,
+          dropped_events = CASE WHEN $7 IS NOT NULL THEN 0 ELSE dropped_events END,
+          dropped_since = CASE WHEN $7 IS NOT NULL THEN NULL ELSE dropped_since END,
           consecutive_failures = CASE WHEN $7 IS TRUE AND NOT active THEN 0 ELSE consecutive_failures END,
           -- Turned on again: its pending deliveries are due now.
           next_attempt_at = CASE WHEN $7 IS TRUE AND NOT active
@@ -165,29 +175,71 @@ export async function updateWebhook(
         changes.via,
       ],
     );
+    if (changes.active === false && rows[0]) {
+      const [row] = rows;
+      const dropped = await trimPausedBacklogs(tx, [id], limits.backlog);
+      return dropped > 0 ? ((await findWebhook(tx, accountId, id, true)) ?? row) : row;
+    }
     return rows[0];
   });
 }
 
-/** Soft delete: inactive and hidden; history kept. Returns false when there is no such webhook. */
+/**
+ * Soft delete: inactive and hidden, its pending deliveries gone with it (in the same transaction:
+ * nothing is left queued for a webhook no one sees); its delivery log is kept. Returns false when
+ * there is no such webhook.
+ */
 export async function deleteWebhook(
-  db: Queryable,
+  db: Database,
   accountId: number,
   id: string,
   modifiedBy: string,
   via: 'api' | 'dashboard',
 ): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE webhooks SET active = false, deleted_at = now(), updated_at = now(), last_modified_by = $3, last_modified_via = $4
-      WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id`,
-    [accountId, id, modifiedBy, via],
+  return db.transaction(async (tx) => {
+    const rows = await tx.query(
+      `UPDATE webhooks SET active = false, deleted_at = now(), updated_at = now(), last_modified_by = $3, last_modified_via = $4,
+              next_attempt_at = NULL
+        WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id`,
+      [accountId, id, modifiedBy, via],
+    );
+    if (rows.length === 0) return false;
+    await tx.query(`DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending'`, [id]);
+    return true;
+  });
+}
+
+/**
+ * Keeps the oldest `max` pending deliveries of each of these webhooks that is paused and deletes
+ * the rest, counting them as dropped (paused_reason says so). Returns how many went.
+ */
+export async function trimPausedBacklogs(tx: Queryable, ids: readonly string[], max: number): Promise<number> {
+  const rows = await tx.query<{ n: number }>(
+    `WITH extra AS (
+       SELECT d.id, d.webhook_id
+         FROM webhooks w
+         JOIN LATERAL (SELECT id, webhook_id FROM webhook_deliveries
+                        WHERE webhook_id = w.id AND status = 'pending'
+                        ORDER BY seq, change_id OFFSET $2) d ON true
+        WHERE w.id = ANY($1::uuid[]) AND NOT w.active AND w.deleted_at IS NULL
+     ), gone AS (
+       DELETE FROM webhook_deliveries x USING extra WHERE x.id = extra.id RETURNING x.webhook_id
+     ), counts AS (
+       SELECT webhook_id, count(*) AS n FROM gone GROUP BY webhook_id
+     ), marked AS (
+       UPDATE webhooks w SET dropped_events = w.dropped_events + counts.n, dropped_since = coalesce(w.dropped_since, now())
+         FROM counts WHERE w.id = counts.webhook_id
+       RETURNING counts.n
+     )
+     SELECT coalesce(sum(n), 0)::int AS n FROM marked`,
+    [[...new Set(ids)], max],
   );
-  return rows.length > 0;
+  return rows[0]?.n ?? 0;
 }
 
 // ---------- dispatch: change log → deliveries ----------
 
-/** What the dispatcher needs of each active webhook. */
+/** What the dispatcher needs of each webhook that hears of events. */
 export interface DispatchWebhook {
   id: string;
   event_types: string[];
@@ -197,8 +249,9 @@ export interface DispatchWebhook {
 }
 
 /**
- * Webhooks that get events: every one not deleted. A paused one's events queue up and go out, in
- * order, when it is turned on again; a deleted one hears of nothing.
+ * Webhooks that get events: every one not deleted. A paused one's events queue up (at most its
+ * backlog: see enqueueDeliveries) and go out, in order, when it is turned on again; a deleted one
+ * hears of nothing.
  */
 export function subscribedWebhooks(db: Queryable): Promise<DispatchWebhook[]> {
   return db.query<DispatchWebhook>(
@@ -257,14 +310,39 @@ async function lockWebhooks(tx: Queryable, ids: readonly string[]): Promise<void
   await tx.query('SELECT id FROM webhooks WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [[...new Set(ids)]]);
 }
 
-/** Queues deliveries (one statement) and marks their webhooks as having work, due now unless already waiting. */
-export async function enqueueDeliveries(tx: Queryable, deliveries: readonly NewDelivery[]): Promise<void> {
+/**
+ * Queues deliveries (one statement) and marks their webhooks as having work, due now unless already
+ * waiting. A paused webhook (read after its row is locked, so a pause in between is seen) keeps at
+ * most `pausedBacklog` pending deliveries: the oldest stay, the deliveries past the bound are not
+ * queued and are counted as dropped (its paused_reason says so), so a paused webhook's queue, and
+ * the work of queueing for it, stay bounded however much changes.
+ */
+export async function enqueueDeliveries(tx: Queryable, deliveries: readonly NewDelivery[], pausedBacklog: number): Promise<void> {
   if (deliveries.length === 0) return;
   const webhooks = [...new Set(deliveries.map((d) => d.webhookId))];
   await lockWebhooks(tx, webhooks);
   await tx.query(
-    `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::bigint[], $5::text[], $6::text[])`,
+    `WITH input AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::bigint[], $5::text[], $6::text[])
+                WITH ORDINALITY AS i(id, webhook_id, seq, change_id, event_id, event_type, n)
+     ), room AS (
+       -- Null: active, no bound. The count stops at the bound, so it reads at most that many rows.
+       SELECT w.id, CASE WHEN w.active THEN NULL ELSE greatest($7::int - (
+                SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries d
+                                       WHERE d.webhook_id = w.id AND d.status = 'pending' LIMIT $7::int) p), 0) END AS room
+         FROM webhooks w WHERE w.id = ANY($8::uuid[])
+     ), ranked AS (
+       SELECT i.*, room.room, row_number() OVER (PARTITION BY i.webhook_id ORDER BY i.n) AS k
+         FROM input i JOIN room ON room.id = i.webhook_id
+     ), queued AS (
+       INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type)
+       SELECT id, webhook_id, seq, change_id, event_id, event_type FROM ranked WHERE room IS NULL OR k <= room
+       RETURNING webhook_id
+     ), dropped AS (
+       SELECT webhook_id, count(*) AS n FROM ranked WHERE room IS NOT NULL AND k > room GROUP BY webhook_id
+     )
+     UPDATE webhooks w SET dropped_events = w.dropped_events + dropped.n, dropped_since = coalesce(w.dropped_since, now())
+       FROM dropped WHERE w.id = dropped.webhook_id`,
     [
       deliveries.map((d) => d.id),
       deliveries.map((d) => d.webhookId),
@@ -272,6 +350,8 @@ export async function enqueueDeliveries(tx: Queryable, deliveries: readonly NewD
       deliveries.map((d) => d.position.changeId),
       deliveries.map((d) => d.eventId),
       deliveries.map((d) => d.eventType),
+      pausedBacklog,
+      webhooks,
     ],
   );
   await tx.query('UPDATE webhooks SET next_attempt_at = coalesce(next_attempt_at, now()) WHERE id = ANY($1::uuid[])', [webhooks]);
@@ -372,22 +452,131 @@ export interface WebhookOutcome {
   heldUntil: Date | null;
 }
 
+// ---------- billing: one credit per (webhook, event) whose body left ----------
+
+/** A (webhook, event) an attempt is about to be sent for. */
+export interface DeliveryCharge {
+  accountId: number;
+  webhookId: string;
+  eventId: string;
+  /** The ledger row's endpoint: webhooks.delivery (automatic) or webhooks.deliveries.retry. */
+  endpoint: string;
+}
+
 /**
- * Records attempts and their webhooks' stats, releases the leases and sets each webhook's next
- * due time to its oldest pending delivery's, and debits one credit per success from each
- * account (never below zero), all in one transaction.
+ * What an attempt costs: 'reserved' (this caller took the credit and settles it afterwards),
+ * 'paid' (an earlier attempt's body left: free), 'busy' (another attempt of the same event holds
+ * a reservation right now) or 'short' (no credit left: nothing taken).
+ */
+export type Reservation = 'reserved' | 'paid' | 'busy' | 'short';
+
+class NoCredit extends Error {}
+
+/**
+ * Reserves the credit of an attempt before it is sent: the (webhook, event) row and the guarded
+ * debit with its ledger row commit together or not at all, so no balance is overdrawn and no
+ * (webhook, event) is charged twice, whoever sends at once. The reservation is settled within
+ * `holdMs` (the sender's lease, a manual retry's timeout); one still unsettled after that (its
+ * process crashed) counts as paid.
+ */
+export async function reserveDelivery(db: Database, charge: DeliveryCharge, holdMs: number): Promise<Reservation> {
+  try {
+    return await db.transaction(async (tx) => {
+      const inserted = await tx.query(
+        `INSERT INTO webhook_charges (webhook_id, event_id, account_id, reserved_until)
+         VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+         ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING 1`,
+        [charge.webhookId, charge.eventId, charge.accountId, holdMs],
+      );
+      if (inserted.length === 0) {
+        const rows = await tx.query<{ settled: boolean }>(
+          `SELECT sent OR reserved_until < now() AS settled FROM webhook_charges WHERE webhook_id = $1 AND event_id = $2`,
+          [charge.webhookId, charge.eventId],
+        );
+        // Gone in between (given back): the next attempt reserves afresh.
+        return rows[0] === undefined ? 'busy' : rows[0].settled ? 'paid' : 'busy';
+      }
+      const balance = await debitCredits(tx, {
+        accountId: charge.accountId,
+        keyId: null,
+        cost: 1,
+        endpoint: charge.endpoint,
+        reason: 'webhook',
+      });
+      if (balance === undefined) throw new NoCredit();
+      return 'reserved';
+    });
+  } catch (error) {
+    if (error instanceof NoCredit) return 'short';
+    throw error;
+  }
+}
+
+/** How a reserved attempt ended: whether its body was written to the receiver's connection. */
+export interface Settlement {
+  accountId: number;
+  webhookId: string;
+  eventId: string;
+  bodySent: boolean;
+  endpoint: string;
+}
+
+/**
+ * Settles reservations: a body that left keeps its credit (the row is marked sent: later attempts
+ * are free); one that never left gives it back, with a ledger row, unless another attempt of the
+ * same event has been sent meanwhile (then the row is marked sent and the credit stays spent).
+ */
+export async function settleCharges(tx: Queryable, settlements: readonly Settlement[]): Promise<void> {
+  const sent = settlements.filter((s) => s.bodySent);
+  if (sent.length > 0) {
+    await tx.query(
+      `UPDATE webhook_charges c SET sent = true FROM unnest($1::uuid[], $2::text[]) AS s(webhook_id, event_id)
+        WHERE c.webhook_id = s.webhook_id AND c.event_id = s.event_id`,
+      [sent.map((s) => s.webhookId), sent.map((s) => s.eventId)],
+    );
+  }
+  const unsent = settlements.filter((s) => !s.bodySent);
+  if (unsent.length === 0) return;
+  await tx.query(
+    `WITH s AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS s(webhook_id, event_id, endpoint)),
+     gone AS (
+       DELETE FROM webhook_charges c USING s
+        WHERE c.webhook_id = s.webhook_id AND c.event_id = s.event_id AND NOT c.sent
+       RETURNING c.account_id, s.endpoint
+     ), per AS (
+       SELECT account_id, endpoint, count(*) AS n FROM gone GROUP BY account_id, endpoint
+     ), credited AS (
+       -- One UPDATE per account even when its refunds span endpoints: sum first.
+       UPDATE accounts a SET credits_remaining = a.credits_remaining + t.n
+         FROM (SELECT account_id, sum(n) AS n FROM per GROUP BY account_id) t WHERE a.id = t.account_id
+       RETURNING a.id, a.credits_remaining
+     )
+     INSERT INTO credit_ledger (account_id, delta, balance_after, reason, endpoint)
+     SELECT per.account_id, per.n, c.credits_remaining, 'webhook_refund', per.endpoint
+       FROM per JOIN credited c ON c.id = per.account_id`,
+    [unsent.map((s) => s.webhookId), unsent.map((s) => s.eventId), unsent.map((s) => s.endpoint)],
+  );
+}
+
+/**
+ * Records attempts and their webhooks' stats, settles their reservations (see settleCharges),
+ * releases the leases and sets each webhook's next due time to its oldest pending delivery's, all
+ * in one transaction. A webhook paused here keeps at most `pausedBacklog` pending deliveries.
  */
 export async function recordAttempts(
   db: Database,
   owner: string,
   attempts: readonly AttemptResult[],
   outcomes: readonly WebhookOutcome[],
+  settlements: readonly Settlement[],
+  pausedBacklog: number,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await lockWebhooks(
       tx,
       outcomes.map((o) => o.webhookId),
     );
+    await settleCharges(tx, settlements);
     if (attempts.length > 0) {
       await tx.query(
         `UPDATE webhook_deliveries d SET
@@ -398,7 +587,8 @@ export async function recordAttempts(
             failed_at = CASE WHEN r.status = 'failed' THEN r.at ELSE d.failed_at END
            FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[], $9::timestamptz[])
              AS r(id, status, attempt_count, next_attempt_at, response_status, response_body, latency_ms, error, at)
-          WHERE d.id = r.id`,
+          -- A manual retry that succeeded meanwhile has taken it out of the queue (done): it stays so.
+          WHERE d.id = r.id AND d.status = 'pending'`,
         [
           attempts.map((a) => a.deliveryId),
           attempts.map((a) => a.status),
@@ -441,29 +631,9 @@ export async function recordAttempts(
         owner,
       ],
     );
-    const perAccount = new Map<number, number>();
-    for (const o of outcomes) if (o.succeeded > 0) perAccount.set(o.accountId, (perAccount.get(o.accountId) ?? 0) + o.succeeded);
-    if (perAccount.size > 0) await debitDeliveries(tx, perAccount);
+    const paused = outcomes.filter((o) => o.pauseReason !== null).map((o) => o.webhookId);
+    if (paused.length > 0) await trimPausedBacklogs(tx, paused, pausedBacklog);
   });
-}
-
-/**
- * One credit per successful delivery, with a ledger row per account. Deliveries already reached
- * the receiver, so the debit never fails: it stops at zero (the worker sends no more than the
- * balance it read, so only a concurrent API call can make it stop there).
- */
-export async function debitDeliveries(db: Queryable, perAccount: ReadonlyMap<number, number>): Promise<void> {
-  await db.query(
-    `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS c(account_id, n)),
-     debit AS (
-       UPDATE accounts a SET credits_remaining = greatest(a.credits_remaining - c.n, 0)
-         FROM c WHERE a.id = c.account_id
-       RETURNING a.id, a.credits_remaining, c.n
-     )
-     INSERT INTO credit_ledger (account_id, delta, balance_after, reason, endpoint)
-     SELECT id, -n, credits_remaining, 'webhook', 'webhooks.delivery' FROM debit`,
-    [[...perAccount.keys()], [...perAccount.values()]],
-  );
 }
 
 // ---------- the delivery log ----------
@@ -529,19 +699,16 @@ export interface SentDelivery {
 }
 
 /**
- * Records a delivery sent at once with its stats; a retry of a delivery still pending takes it out
- * of the queue (it counts as failed: the retry carries on as its own delivery), and a success
- * debits one credit.
+ * Records a delivery sent at once with its stats and settles its reservation, if it made one. A
+ * retry that succeeded takes the delivery it retried out of the queue (done: the event was
+ * delivered, and paid for); any other retry leaves a queued delivery as it was, to be sent in its
+ * turn (for free when this retry's body left: the event is paid for).
  */
-export async function recordSentDelivery(
-  db: Database,
-  accountId: number,
-  sent: SentDelivery,
-  options: { bill: boolean },
-): Promise<void> {
+export async function recordSentDelivery(db: Database, sent: SentDelivery, settlement: Settlement | null): Promise<void> {
   const r = sent.result;
   await db.transaction(async (tx) => {
     await lockWebhooks(tx, [sent.webhookId]);
+    if (settlement) await settleCharges(tx, [settlement]);
     if (sent.body !== null) await insertEvents(tx, [{ id: sent.eventId, eventType: sent.eventType, body: sent.body }]);
     await tx.query(
       `INSERT INTO webhook_deliveries (id, webhook_id, seq, change_id, event_id, event_type, status, attempt_count,
@@ -566,11 +733,11 @@ export async function recordSentDelivery(
         sent.previousDeliveryId,
       ],
     );
-    if (sent.previousDeliveryId !== null) {
+    if (sent.previousDeliveryId !== null && r.status === 'done') {
       await tx.query(
-        `UPDATE webhook_deliveries SET status = 'failed', failed_at = now(), next_attempt_at = NULL
+        `UPDATE webhook_deliveries SET status = 'done', delivered_at = $2, next_attempt_at = NULL
           WHERE id = $1 AND status = 'pending'`,
-        [sent.previousDeliveryId],
+        [sent.previousDeliveryId, r.at],
       );
       await tx.query(
         `UPDATE webhooks w SET next_attempt_at =
@@ -591,7 +758,6 @@ export async function recordSentDelivery(
         WHERE id = $1`,
       [sent.webhookId, ok ? 1 : 0, r.at],
     );
-    if (ok && options.bill) await debitDeliveries(tx, new Map([[accountId, 1]]));
   });
 }
 
@@ -607,6 +773,21 @@ export async function pruneDeliveries(db: Queryable, before: Date, chunk = 5000)
       [before, chunk],
     );
     removed += rows[0]!.n;
+    if (rows[0]!.n < chunk) break;
+  }
+  // Charges of events no delivery of their webhook refers to any more (nothing left to send for free).
+  for (;;) {
+    const rows = await db.query<{ n: number }>(
+      `WITH doomed AS (
+         SELECT c.webhook_id, c.event_id FROM webhook_charges c
+          WHERE c.reserved_until < $1
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = c.webhook_id AND d.event_id = c.event_id)
+          LIMIT $2
+       ), gone AS (DELETE FROM webhook_charges c USING doomed
+                    WHERE c.webhook_id = doomed.webhook_id AND c.event_id = doomed.event_id RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, chunk],
+    );
     if (rows[0]!.n < chunk) break;
   }
   // Events no delivery refers to any more.

@@ -385,19 +385,22 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
           const refill = formatDate(nextRefill(new Date()));
           return renderWebhook(request, reply, session, id, 402, {
             problem:
-              'No credits left, so nothing was sent. A redelivery costs 1 credit when your endpoint accepts it; ' +
+              'No credits left, so nothing was sent. A redelivery costs 1 credit when it reaches your endpoint; ' +
               `your credits refill on ${refill}.`,
           });
         }
-        if (refused.status === 409) {
+        // The other conflict (the event is being sent right now) is shown as the service words it.
+        if (refused.status === 409 && refused.message.includes('already succeeded')) {
           return renderWebhook(request, reply, session, id, 409, {
             problem: 'This delivery was already delivered, so it was not sent again.',
           });
         }
         return showRefusal(request, reply, session, id, refused);
       }
-      const error = result.success ? null : await lastError(session.accountId, id, result.delivery_id);
-      return renderWebhook(request, reply, session, id, 200, { redelivery: { ...result, error } });
+      const error = result.data.success ? null : await lastError(session.accountId, id, result.data.delivery_id);
+      return renderWebhook(request, reply, session, id, 200, {
+        redelivery: { ...result.data, error, credits_used: result.creditsUsed },
+      });
     },
   );
 

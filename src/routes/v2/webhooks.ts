@@ -1,6 +1,7 @@
 // /api/v2/webhooks: the published webhooks API (Signalbase 2.2), served as published so a client
-// written for it works unchanged; errors carry its `code`. Management is free; a retried delivery
-// that reaches its endpoint costs 1 credit, like every automatic delivery.
+// written for it works unchanged; errors carry its `code`. Management is free; an event costs 1
+// credit per webhook once its body has been written to the endpoint's connection, whatever the
+// answer (data that left was delivered), by an automatic delivery or a retry; later attempts are free.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppServices } from '../../dependencies.js';
@@ -75,7 +76,7 @@ export async function webhookRoutes(
       summary: 'Create a webhook',
       description:
         'Subscribes an endpoint to event types, optionally narrowed by filters. The signing secret (whsec_…) is in this ' +
-        `response only. At most 10 active webhooks per account. ${FREE}`,
+        `response only. At most 10 webhooks per account, paused ones included (WEBHOOK_MAX_PER_ACCOUNT). ${FREE}`,
       body: WebhookBody,
       response: { 201: WebhookResponse },
     }),
@@ -122,8 +123,10 @@ export async function webhookRoutes(
       operationId: 'updateWebhook',
       summary: 'Update a webhook',
       description:
-        'Changes any subset of the fields. active false pauses (deliveries queue up), true turns it on again (also a deleted ' +
-        'or a paused one; queued deliveries then go out in order). rotate_secret true mints a new secret, returned in this ' +
+        'Changes any subset of the fields. active false pauses: deliveries queue up to a bound (the oldest ' +
+        'WEBHOOK_PAUSED_BACKLOG, 1,000 by default; later events are dropped and paused_reason counts them). true turns it ' +
+        'on again (also a deleted one, within the 10-webhook cap; queued deliveries then go out in order). rotate_secret ' +
+        'true mints a new secret, returned in this ' +
         `response only; the old one stops signing at once. ${FREE}`,
       params: IdParams,
       body: WebhookBody,
@@ -140,7 +143,9 @@ export async function webhookRoutes(
     route({
       operationId: 'deleteWebhook',
       summary: 'Delete a webhook',
-      description: `Soft delete: no more events, gone from the list; its history is kept and PUT active:true brings it back. ${FREE}`,
+      description:
+        'Soft delete: no more events, gone from the list, its queued deliveries deleted with it; its delivery log is kept ' +
+        `and PUT active:true brings it back. ${FREE}`,
       params: IdParams,
       response: { 200: WebhookDeleteResponse },
     }),
@@ -195,21 +200,27 @@ export async function webhookRoutes(
       summary: 'Retry a delivery',
       description:
         'Sends the delivery again now, with its event_id and body, signed with the current secret, as a new delivery. A ' +
-        'delivery still queued for an automatic retry is replaced by this one. 409 when it already succeeded. 1 credit when ' +
-        'the endpoint answers 2xx, free otherwise; 402 when the balance is empty.',
+        'delivery still queued is taken out of the queue when this retry succeeds, and otherwise stays queued. 409 when it ' +
+        'already succeeded, or while another attempt of the event is being sent. 1 credit when the body is written to the ' +
+        'endpoint\'s connection, whatever it answers (this differs on purpose from the published "on success": data that ' +
+        'left was delivered), unless an earlier attempt of the event to this webhook was paid already (then free); free ' +
+        'when the body never left (refused connection, DNS failure, refused address) and for a system.test event; 402 ' +
+        'when the event is not paid yet and the balance is empty. meta.creditsUsed says what this call cost.',
       params: DeliveryParams,
       response: {
         200: RetryResponse,
         402: { ...errorRef, description: 'No credits left (insufficient_credits)' },
-        409: { ...errorRef, description: 'The delivery already succeeded (conflict)' },
+        409: {
+          ...errorRef,
+          description: 'The delivery already succeeded, or another attempt of its event is being sent right now (conflict)',
+        },
       },
     }),
     async (request) => {
       const { id, deliveryId } = request.params as { id: string; deliveryId: string };
-      const data = await webhooks.retry(request.principal!.accountId, id, deliveryId);
-      const used = data.success ? 1 : 0;
-      request.creditsCharged = used;
-      return { success: true, data, meta: meta('webhooks.deliveries.retry', used) };
+      const { data, creditsUsed } = await webhooks.retry(request.principal!.accountId, id, deliveryId);
+      request.creditsCharged = creditsUsed;
+      return { success: true, data, meta: meta('webhooks.deliveries.retry', creditsUsed) };
     },
   );
 }

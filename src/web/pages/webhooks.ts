@@ -287,7 +287,7 @@ export function webhooksCard(view: WebhooksSectionView): SafeHtml {
         <h2 id="webhooks-title">Webhooks</h2>
         <p class="card-sub">
           New and changed records, pushed to your endpoint as they arrive. Failed deliveries are retried for about a day; each
-          delivered event costs 1 credit.
+          event costs 1 credit once it has reached your endpoint, whatever it answers, and its retries are free.
         </p>
       </div>
     </header>
@@ -317,6 +317,8 @@ export interface RedeliveryOutcome {
   response_status: number;
   attempt_count: number;
   error?: string | null;
+  /** What the redelivery cost: 1 when its event was not paid for yet and the body reached the endpoint. */
+  credits_used: number;
 }
 
 export interface WebhookPageView {
@@ -419,14 +421,18 @@ function testCallout(test: TestOutcome): SafeHtml {
 
 function redeliveryCallout(outcome: RedeliveryOutcome): SafeHtml {
   const answer = responseText(outcome.response_status, outcome.error);
+  const cost =
+    outcome.credits_used > 0
+      ? '1 credit was used (the event reached your endpoint; its later attempts are free)'
+      : 'nothing was charged';
   return outcomeCallout(
     'redelivery-outcome',
     outcome.success,
     outcome.success ? 'Redelivered' : 'Redelivery failed',
     outcome.success
-      ? html`Your endpoint answered <strong>${answer}</strong> (attempt ${outcome.attempt_count}); 1 credit was used.`
-      : html`Your endpoint gave <strong>${answer}</strong> (attempt ${outcome.attempt_count}). Nothing was charged; you can
-          redeliver again once the endpoint is fixed.`,
+      ? html`Your endpoint answered <strong>${answer}</strong> (attempt ${outcome.attempt_count}); ${cost}.`
+      : html`Your endpoint gave <strong>${answer}</strong> (attempt ${outcome.attempt_count}); ${cost}. You can redeliver again
+          once the endpoint is fixed.`,
     null,
   );
 }
@@ -545,7 +551,7 @@ function deliveriesCard(view: WebhookPageView): SafeHtml {
         <h2 id="deliveries-title">Delivery log</h2>
         <p class="card-sub">
           Newest first. A failed attempt is retried by itself with growing waits; <strong>Redeliver</strong> sends one again now,
-          with the same event id (1 credit when your endpoint accepts it).
+          with the same event id (1 credit when it reaches your endpoint, unless the event was paid for already).
         </p>
       </div>
       <a class="btn btn-ghost btn-sm" href="/account/webhooks/${webhook.id}#deliveries">Refresh</a>
