@@ -16,7 +16,7 @@ import type { Database } from '../db/port.js';
 import {
   claimDueWebhooks,
   recordAttempts,
-  reserveDelivery,
+  reserveDeliveries,
   type AttemptResult,
   type ClaimedWebhook,
   type DeliveryCharge,
@@ -46,16 +46,23 @@ export interface DeliveryOptions {
 /** Events that carry no data (test events) are never billed. */
 export const isBilled = (eventType: string) => eventType !== 'system.test';
 
-/** Reserves an attempt's credit, applying this month's refill first when the balance is short because it is due. */
-export async function reserveCredit(
+/** Deliveries whose credits one transaction reserves, at most: few, so credits are not held long ahead of their sends. */
+const RESERVE_CHUNK = 10;
+
+/**
+ * Reserves the credits of attempts of these events (see reserveDeliveries), applying this month's
+ * refill first when nothing could be taken because it is due.
+ */
+export async function reserveCredits(
   db: Database,
   credits: CreditMeter,
   charge: DeliveryCharge,
+  eventIds: readonly string[],
   holdMs: number,
-): Promise<Reservation> {
-  const first = await reserveDelivery(db, charge, holdMs);
-  if (first !== 'short' || !(await credits.refill(charge.accountId))) return first;
-  return reserveDelivery(db, charge, holdMs);
+): Promise<Reservation[]> {
+  const first = await reserveDeliveries(db, charge, eventIds, holdMs);
+  if (first[0] !== 'short' || !(await credits.refill(charge.accountId))) return first;
+  return reserveDeliveries(db, charge, eventIds, holdMs);
 }
 
 export interface DeliveryLog extends DispatchLog {
@@ -181,19 +188,26 @@ export class WebhookDelivery {
     const attempts: AttemptResult[] = [];
     const settlements: Settlement[] = [];
     const started = Date.now();
-    for (const delivery of webhook.deliveries) {
+    const { deliveries } = webhook;
+    // Queued deliveries are all billed (a test event is sent at once, never queued).
+    const charge = { accountId: webhook.account_id, webhookId: webhook.id, endpoint: 'webhooks.delivery' };
+    // The answers of the last reservation, for deliveries[from ...]; next: the first delivery not sent.
+    let reserved: Reservation[] = [];
+    let from = 0;
+    let next = 0;
+    for (const [i, delivery] of deliveries.entries()) {
       // Leave the lease enough time to record what was sent.
       if (this.stopped || Date.now() - started > this.options.leaseMs / 2) break;
-      const charge = {
-        accountId: webhook.account_id,
-        webhookId: webhook.id,
-        eventId: delivery.event_id,
-        endpoint: 'webhooks.delivery',
-      };
-      const reservation = isBilled(delivery.event_type)
-        ? // Settled when the outcomes are recorded, within the lease (past it, another process sends anyway).
-          await reserveCredit(this.db, this.credits, charge, this.options.leaseMs)
-        : 'paid';
+      if (i - from >= reserved.length) {
+        // A few at a time in one transaction; only the head while it is being retried (its receiver
+        // is failing, so the deliveries behind it would only hold credits). Settled when the outcomes
+        // are recorded, within the lease (past it, another process sends anyway).
+        const size = delivery.attempt_count > 0 ? 1 : RESERVE_CHUNK;
+        from = i;
+        const events = deliveries.slice(i, i + size).map((d) => d.event_id);
+        reserved = await reserveCredits(this.db, this.credits, charge, events, this.options.leaseMs);
+      }
+      const reservation = reserved[i - from]!;
       if (reservation === 'short' || reservation === 'busy') {
         // No credit left: the delivery waits (in order) until there is. Busy: a manual retry of the
         // same event is being sent; it is looked at again shortly.
@@ -209,7 +223,8 @@ export class WebhookDelivery {
         body: delivery.body,
       });
       const result = await this.transport.send({ url: webhook.endpoint_url, headers, body: delivery.body });
-      if (reservation === 'reserved') settlements.push({ ...charge, bodySent: result.bodySent });
+      next = i + 1;
+      if (reservation === 'reserved') settlements.push({ ...charge, eventId: delivery.event_id, bodySent: result.bodySent });
       const at = new Date();
       const attempt = delivery.attempt_count + 1;
       const base = {
@@ -247,6 +262,12 @@ export class WebhookDelivery {
         attempts.push({ ...base, status: 'pending', nextAttemptAt: new Date(at.getTime() + wait) });
       }
       break;
+    }
+    // Credits reserved for deliveries left unsent (a failure holds them, the lease half ran out) go back.
+    for (let j = next; j < from + reserved.length; j++) {
+      if (reserved[j - from] === 'reserved') {
+        settlements.push({ ...charge, eventId: deliveries[j]!.event_id, bodySent: false });
+      }
     }
     await this.recorder.record(attempts, outcome, settlements);
   }

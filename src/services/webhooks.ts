@@ -18,7 +18,7 @@ import {
 import { checkTarget, type TargetPolicy, type WebhookTransport } from '../infra/webhook-transport.js';
 import type { CreditMeter } from './credits.js';
 import { ApiError, invalidParameter } from './errors.js';
-import { isBilled, isDelivered, reserveCredit } from './webhook-delivery.js';
+import { isBilled, isDelivered, reserveCredits } from './webhook-delivery.js';
 import { compileWebhookFilters, EVENT_TYPES } from './webhook-filters.js';
 import { eventBody, newWebhookSecret, secretPreview, signDelivery } from './webhook-signing.js';
 
@@ -350,10 +350,10 @@ export class WebhookService {
     const previous = UUID.test(deliveryId) ? await findDelivery(this.db, id, deliveryId) : undefined;
     if (!previous) throw new ApiError('NOT_FOUND', 'Delivery not found');
     if (previous.status === 'done') throw new ApiError('CONFLICT', 'This delivery already succeeded; there is nothing to retry');
-    const charge = { accountId, webhookId: id, eventId: previous.event_id, endpoint: 'webhooks.deliveries.retry' };
-    const reservation = isBilled(previous.event_type)
-      ? await reserveCredit(this.db, this.credits, charge, this.options.retryHoldMs)
-      : 'paid';
+    const charge = { accountId, webhookId: id, endpoint: 'webhooks.deliveries.retry' };
+    const [reservation] = isBilled(previous.event_type)
+      ? await reserveCredits(this.db, this.credits, charge, [previous.event_id], this.options.retryHoldMs)
+      : ['paid' as const];
     if (reservation === 'short') throw creditsExhausted();
     if (reservation === 'busy') {
       throw new ApiError('CONFLICT', 'This event is being sent to this webhook right now; retry it in a few seconds');
@@ -367,7 +367,7 @@ export class WebhookService {
         attemptCount: Math.max(previous.attempt_count, 1) + 1,
         previous: previous.id,
       },
-      reservation === 'reserved' ? charge : null,
+      reservation === 'reserved' ? { ...charge, eventId: previous.event_id } : null,
     );
     return {
       data: {

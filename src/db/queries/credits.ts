@@ -37,6 +37,19 @@ export async function debitCredits(
 }
 
 /**
+ * Locks the account's row for the rest of the transaction and returns what a debit may take now:
+ * the balance, or 0 when the month's refill is due (debitCredits refuses until it is applied).
+ */
+export async function lockSpendable(tx: Queryable, accountId: number): Promise<number> {
+  const rows = await tx.query<{ spendable: number }>(
+    `SELECT (CASE WHEN credits_period = ${CURRENT_PERIOD} THEN greatest(credits_remaining, 0) ELSE 0 END)::int AS spendable
+       FROM accounts WHERE id = $1 FOR UPDATE`,
+    [accountId],
+  );
+  return rows[0]?.spendable ?? 0;
+}
+
+/**
  * Resets the balance to the tier's allowance when the account has not been used this month.
  * The period guard makes concurrent refills apply once. Returns true when it refilled.
  */

@@ -2,7 +2,7 @@
 // service, the dispatcher and the delivery worker run.
 import type { Database, Queryable } from '../port.js';
 import type { ChangePosition } from './change-log.js';
-import { debitCredits } from './credits.js';
+import { debitCredits, lockSpendable } from './credits.js';
 
 export interface WebhookRow {
   id: string;
@@ -454,11 +454,10 @@ export interface WebhookOutcome {
 
 // ---------- billing: one credit per (webhook, event) whose body left ----------
 
-/** A (webhook, event) an attempt is about to be sent for. */
+/** Whose attempts of which webhook are about to be sent. */
 export interface DeliveryCharge {
   accountId: number;
   webhookId: string;
-  eventId: string;
   /** The ledger row's endpoint: webhooks.delivery (automatic) or webhooks.deliveries.retry. */
   endpoint: string;
 }
@@ -470,46 +469,72 @@ export interface DeliveryCharge {
  */
 export type Reservation = 'reserved' | 'paid' | 'busy' | 'short';
 
-class NoCredit extends Error {}
-
 /**
- * Reserves the credit of an attempt before it is sent: the (webhook, event) row and the guarded
- * debit with its ledger row commit together or not at all, so no balance is overdrawn and no
- * (webhook, event) is charged twice, whoever sends at once. The reservation is settled within
- * `holdMs` (the sender's lease, a manual retry's timeout); one still unsettled after that (its
- * process crashed) counts as paid.
+ * Reserves the credits of attempts of these events, in order, before they are sent: one
+ * transaction locks the account's row, reads which (webhook, event) are paid or being paid, takes
+ * the credits of the others with the guarded debit and its one ledger row, and inserts their
+ * (webhook, event) rows, so no balance is overdrawn and no (webhook, event) is charged twice,
+ * whoever sends at once (the account's row is locked first by every reservation, so they queue,
+ * never deadlock). Returns one answer per event up to the first that cannot go now ('busy' or
+ * 'short', last). Reservations are settled within `holdMs` (the sender's lease, a manual retry's
+ * timeout); one still unsettled after that (its process crashed) counts as paid.
  */
-export async function reserveDelivery(db: Database, charge: DeliveryCharge, holdMs: number): Promise<Reservation> {
-  try {
-    return await db.transaction(async (tx) => {
-      const inserted = await tx.query(
-        `INSERT INTO webhook_charges (webhook_id, event_id, account_id, reserved_until)
-         VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
-         ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING 1`,
-        [charge.webhookId, charge.eventId, charge.accountId, holdMs],
-      );
-      if (inserted.length === 0) {
-        const rows = await tx.query<{ settled: boolean }>(
-          `SELECT sent OR reserved_until < now() AS settled FROM webhook_charges WHERE webhook_id = $1 AND event_id = $2`,
-          [charge.webhookId, charge.eventId],
-        );
-        // Gone in between (given back): the next attempt reserves afresh.
-        return rows[0] === undefined ? 'busy' : rows[0].settled ? 'paid' : 'busy';
+export async function reserveDeliveries(
+  db: Database,
+  charge: DeliveryCharge,
+  eventIds: readonly string[],
+  holdMs: number,
+): Promise<Reservation[]> {
+  if (eventIds.length === 0) return [];
+  return db.transaction(async (tx) => {
+    let spendable = await lockSpendable(tx, charge.accountId);
+    const known = new Map(
+      (
+        await tx.query<{ event_id: string; settled: boolean }>(
+          `SELECT event_id, sent OR reserved_until < now() AS settled FROM webhook_charges
+            WHERE webhook_id = $1 AND event_id = ANY($2::text[])`,
+          [charge.webhookId, [...eventIds]],
+        )
+      ).map((row) => [row.event_id, row.settled]),
+    );
+    const answers: Reservation[] = [];
+    const taken: string[] = [];
+    for (const eventId of eventIds) {
+      const settled = known.get(eventId);
+      if (settled === false) {
+        answers.push('busy');
+        break;
       }
-      const balance = await debitCredits(tx, {
+      if (settled === true || taken.includes(eventId)) {
+        answers.push('paid');
+        continue;
+      }
+      if (spendable === 0) {
+        answers.push('short');
+        break;
+      }
+      spendable--;
+      taken.push(eventId);
+      answers.push('reserved');
+    }
+    if (taken.length > 0) {
+      const debited = await debitCredits(tx, {
         accountId: charge.accountId,
         keyId: null,
-        cost: 1,
+        cost: taken.length,
         endpoint: charge.endpoint,
         reason: 'webhook',
       });
-      if (balance === undefined) throw new NoCredit();
-      return 'reserved';
-    });
-  } catch (error) {
-    if (error instanceof NoCredit) return 'short';
-    throw error;
-  }
+      // The row is locked and was read above: the guarded debit cannot be refused here.
+      if (debited === undefined) throw new Error('webhook credit reservation refused under the account lock');
+      await tx.query(
+        `INSERT INTO webhook_charges (webhook_id, event_id, account_id, reserved_until)
+         SELECT $1, e, $3, now() + $4 * interval '1 millisecond' FROM unnest($2::text[]) AS e`,
+        [charge.webhookId, taken, charge.accountId, holdMs],
+      );
+    }
+    return answers;
+  });
 }
 
 /** How a reserved attempt ended: whether its body was written to the receiver's connection. */
