@@ -259,4 +259,40 @@ describeEach('webhook billing and backlogs', (backend) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(receiver.received.length, 0);
   });
+
+  it('queues an import that matches many webhooks over several transactions, each delivery once, in order', async () => {
+    // Held at zero credits, so nothing is sent: 10 webhooks x 120 records, more than one transaction queues.
+    await startBalance(0);
+    const hooks: { id: string }[] = [];
+    for (let i = 0; i < 10; i++) {
+      hooks.push(await api.create({ endpoint_url: `${receiver.url}/${i}`, event_types: ['acquisition.created'] }));
+    }
+    await insertAcquisitions(
+      ctx.db,
+      Array.from({ length: 120 }, () => acquisitionRecord()),
+    );
+    // dispatched() looks at the position's transaction only; this import is one transaction of 120 changes.
+    const queued = async () =>
+      (
+        await ctx.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])',
+          [hooks.map((hook) => hook.id)],
+        )
+      )[0]!.n;
+    await eventually(async () => (await queued()) >= 1200, 10_000, 'the import queued');
+    const order = async (id: string) =>
+      (
+        await ctx.db.query<{ event_id: string }>(
+          'SELECT event_id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq, change_id',
+          [id],
+        )
+      ).map((row) => row.event_id);
+    const first = await order(hooks[0]!.id);
+    assert.equal(new Set(first).size, 120);
+    for (const hook of hooks.slice(1))
+      assert.deepEqual(await order(hook.id), first, 'the same events, once each, in change order');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await queued(), 1200, 'nothing twice');
+    assert.equal(receiver.received.length, 0);
+  });
 });
