@@ -152,10 +152,14 @@ export class WebhookDelivery {
   }
 
   private async tick(): Promise<void> {
-    // Dispatch until caught up, so a burst of changes becomes deliveries in one go.
+    // Dispatch until caught up, so a burst of changes becomes deliveries in one go; between two
+    // transactions the event loop turns, so requests get in. The embedded store answers without I/O:
+    // back-to-back transactions would never let the loop reach a timer or a socket, and readers
+    // would wait for the whole burst however short each transaction is.
     for (let i = 0; i < 100; i++) {
       const { changes } = await this.dispatcher.runOnce();
       if (changes === 0) break;
+      await new Promise((resolve) => setImmediate(resolve));
     }
     const free = this.options.concurrency - this.inFlight.size;
     if (free <= 0 || this.stopped) return;

@@ -295,4 +295,35 @@ describeEach('webhook billing and backlogs', (backend) => {
     assert.equal(await queued(), 1200, 'nothing twice');
     assert.equal(receiver.received.length, 0);
   });
+
+  it('answers readers between the transactions that queue an import matching many webhooks', async () => {
+    await startBalance(0);
+    const hooks: { id: string }[] = [];
+    for (let i = 0; i < 10; i++) {
+      hooks.push(await api.create({ endpoint_url: `${receiver.url}/${i}`, event_types: ['funding.created'] }));
+    }
+    const total = 10 * 600;
+    const queued = async () =>
+      (
+        await ctx.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])',
+          [hooks.map((hook) => hook.id)],
+        )
+      )[0]!.n;
+    await insertFunding(
+      ctx.db,
+      Array.from({ length: 600 }, () => fundingRecord()),
+    );
+    // Six transactions of 1,000 deliveries: once the first has committed, a reader is answered
+    // before the last (on the embedded store too, where no statement waits on I/O).
+    const started = await eventually(async () => {
+      const n = await queued();
+      return n > 0 ? n : undefined;
+    });
+    assert.ok(started < total, `the first look came after the whole import was queued (${started})`);
+    const read = await ctx.app.inject({ url: '/api/v1/funding?page=2', headers: { 'x-lot-api-key': key } });
+    assert.equal(read.statusCode, 200);
+    assert.ok((await queued()) < total, 'a reader was answered while the import was being queued');
+    await eventually(async () => (await queued()) === total, 20_000, 'the import queued');
+  });
 });
