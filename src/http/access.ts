@@ -23,7 +23,8 @@ export interface AccessOptions {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs: number): Record<string, string> {
+/** The headers of a rate-limit decision; a refusal's include Retry-After. */
+export function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs: number): Record<string, string> {
   const headers: Record<string, string> = {
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),

@@ -4,6 +4,12 @@ import type { Principal } from './key-verifier.js';
 
 export type Family = 'v1' | 'v2';
 
+/**
+ * Who a window belongs to: an API key's principal, or a signed-in account on the profile page
+ * (its webhook actions share the v2 window of its keys).
+ */
+export type RateLimitedAccount = Pick<Principal, 'accountId' | 'tier'> & { v1Limit?: Principal['v1Limit'] };
+
 /** The limits of the contract, applied per account (more keys never raise them). */
 export class RateLimiter {
   constructor(
@@ -15,11 +21,11 @@ export class RateLimiter {
     return this.limits.windowMs;
   }
 
-  limitFor(family: Family, principal: Principal): number {
+  limitFor(family: Family, principal: RateLimitedAccount): number {
     return family === 'v1' ? (principal.v1Limit ?? this.limits.v1) : this.limits.v2[principal.tier];
   }
 
-  check(family: Family, principal: Principal): Promise<RateLimitDecision> {
+  check(family: Family, principal: RateLimitedAccount): Promise<RateLimitDecision> {
     return this.store.hit(`${family}:${principal.accountId}`, this.limitFor(family, principal), this.limits.windowMs);
   }
 }
