@@ -28,6 +28,16 @@ export class RateLimiter {
   check(family: Family, principal: RateLimitedAccount): Promise<RateLimitDecision> {
     return this.store.hit(`${family}:${principal.accountId}`, this.limitFor(family, principal), this.limits.windowMs);
   }
+
+  /**
+   * The ceiling of conditional list requests (If-None-Match): a window of their own, the plan's limit
+   * times RATE_LIMIT_CONDITIONAL_MULTIPLIER. Each takes a place in it, 304 or not; a 304 takes none
+   * in the plan's window, so polling stays free of it up to the ceiling.
+   */
+  checkConditional(family: Family, principal: RateLimitedAccount): Promise<RateLimitDecision> {
+    const ceiling = this.limitFor(family, principal) * this.limits.conditionalMultiplier;
+    return this.store.hit(`${family}-conditional:${principal.accountId}`, ceiling, this.limits.windowMs);
+  }
 }
 
 /** Failed authentications per client IP (AUTH_FAILURE_LIMITS), independent of the account limits. */

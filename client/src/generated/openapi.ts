@@ -1421,7 +1421,7 @@ export interface operations {
                 date_to?: string;
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1566,7 +1566,7 @@ export interface operations {
                 acquiring_company?: string;
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1997,7 +1997,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2142,7 +2142,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2287,7 +2287,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2453,7 +2453,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2563,7 +2563,7 @@ export interface operations {
                 count?: boolean;
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
