@@ -4,8 +4,10 @@
 // 404 and a form without its CSRF token changes nothing.
 import assert from 'node:assert/strict';
 import type { WebhookRow } from '../../src/db/queries/webhooks.js';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit-store.js';
+import { createRedisClient, RedisRateLimitStore } from '../../src/infra/redis-rate-limit-store.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { eventually } from '../webhooks/support.js';
@@ -565,15 +567,28 @@ describeEach('account pages: webhook actions count against the v2 rate limit', (
   const LIMIT = 5;
   let ctx: TestContext;
   let receiver: TestReceiver;
+  let store: RateLimitStore;
   before(async () => {
-    ctx = await startWebApp(backend, {
-      WEBHOOK_DELIVERY: 'true',
-      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-      RATE_LIMITS: 'true',
-      RATE_LIMIT_FREE: String(LIMIT),
-      // An hour: nothing the test counts leaves the window while it runs.
-      RATE_LIMIT_WINDOW_MS: '3600000',
-    });
+    // The store instances share (Redis, under a prefix of this run's own, when REDIS_URL is set).
+    if (process.env.REDIS_URL) {
+      const client = createRedisClient({ url: process.env.REDIS_URL, commandTimeoutMs: 1000 });
+      client.on('error', () => undefined);
+      store = new RedisRateLimitStore(client, `test:${randomBytes(6).toString('hex')}:`);
+    } else {
+      store = new MemoryRateLimitStore();
+    }
+    ctx = await startWebApp(
+      backend,
+      {
+        WEBHOOK_DELIVERY: 'true',
+        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+        RATE_LIMITS: 'true',
+        RATE_LIMIT_FREE: String(LIMIT),
+        // An hour: nothing the test counts leaves the window while it runs.
+        RATE_LIMIT_WINDOW_MS: '3600000',
+      },
+      { rateLimitStore: store },
+    );
     receiver = await startReceiver();
   });
   after(async () => {
