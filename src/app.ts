@@ -22,6 +22,7 @@ import { operations, requestId } from './http/operations.js';
 import type { AppServices, Lifecycle } from './dependencies.js';
 import { errorShapeFor, frameworkErrors, notFoundHandler } from './http/error-handling.js';
 import { registerDocs } from './http/docs.js';
+import { EntityTags } from './http/conditional.js';
 import { validatorCompiler } from './http/validation.js';
 import { HttpWebhookTransport, systemResolver, type HostResolver } from './infra/webhook-transport.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
@@ -113,6 +114,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('creditsCharged', 0);
 
   const rateLimitStore = options.rateLimitStore ?? defaultRateLimitStore(config, app.log);
+  // Signs the account pages' cookies and keys the list pages' ETags.
+  if (!config.sessionSecret) throw new Error('SESSION_SECRET is not set');
   const credits = new CreditMeter(db, config.credits);
   const webhookPolicy = { allowedNetworks: config.webhooks.allowedNetworks, resolver: options.webhookResolver ?? systemResolver };
   const webhookTransport = new HttpWebhookTransport({ policy: webhookPolicy, timeoutMs: config.webhooks.timeoutMs });
@@ -139,6 +142,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       retryHoldMs: 2 * config.webhooks.timeoutMs,
     }),
     metrics: new Metrics(db),
+    // The one secret every instance shares (required with PostgreSQL; kept in DATA_DIR on the embedded store).
+    entityTags: new EntityTags(config.sessionSecret),
     lifecycle: options.lifecycle ?? { draining: false },
     now: options.now ?? (() => new Date()),
   };
@@ -173,7 +178,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerDocs(app, config);
   // The home page, sign-up/sign-in and the profile page (HTML, in a scope of their own).
-  if (!config.sessionSecret) throw new Error('SESSION_SECRET is not set');
   const sessionSecret = config.sessionSecret;
   await app.register((scope) => accountRoutes(scope, services, { sessionSecret }));
 

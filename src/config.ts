@@ -80,6 +80,11 @@ export interface Config {
     /** v2 requests per window and account, by tier. */
     v2: Record<Tier, number>;
     /**
+     * Conditional list requests (If-None-Match) per window and account, as a multiple of the plan's
+     * limit: a 304 is not counted against that limit, so this bounds the pages they make the server build.
+     */
+    conditionalMultiplier: number;
+    /**
      * Limit failed authentications per client IP. A setting of its own, on by default: switching
      * account limits off (RATE_LIMITS=false, a benchmark's baseline) must not open the door to key guessing.
      */
@@ -244,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
         pro: intVar(env, 'RATE_LIMIT_PRO', 60, 1, 1_000_000, problems),
         enterprise: intVar(env, 'RATE_LIMIT_ENTERPRISE', 600, 1, 1_000_000, problems),
       },
+      conditionalMultiplier: intVar(env, 'RATE_LIMIT_CONDITIONAL_MULTIPLIER', 10, 1, 1000, problems),
       authFailuresEnabled: boolVar(env, 'AUTH_FAILURE_LIMITS', true, problems),
       authFailures: intVar(env, 'AUTH_FAILURE_LIMIT', 30, 1, 1_000_000, problems),
       redisTimeoutMs: intVar(env, 'REDIS_TIMEOUT_MS', 250, 10, 10_000, problems),

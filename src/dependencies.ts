@@ -2,6 +2,7 @@
 // passed down as plugin options, so no route module imports the app that registers it.
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
+import type { EntityTags } from './http/conditional.js';
 import type { Metrics } from './infra/metrics.js';
 import type { RateLimitStore } from './infra/rate-limit-store.js';
 import type { CreditMeter } from './services/credits.js';
@@ -34,6 +35,8 @@ export interface AppServices {
   /** Webhook subscriptions, their test events, delivery log and retries. */
   webhooks: WebhookService;
   metrics: Metrics;
+  /** The list pages' ETags, keyed with the server's secret. */
+  entityTags: EntityTags;
   lifecycle: Lifecycle;
   /** The time now: what relative dates in queries (v2 `date_preset`) count from; tests fix it. */
   now: () => Date;

@@ -2,7 +2,7 @@
 // on: ETag and Cache-Control, If-None-Match (one tag, lists, `*`, weak comparison), 304s that are
 // neither counted, charged nor recorded, and every other request counted and charged as before.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { changeLogHead } from '../src/db/queries/change-log.js';
@@ -10,7 +10,10 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../src/infra/rate-lim
 import { createRedisClient, RedisRateLimitStore } from '../src/infra/redis-rate-limit-store.js';
 import { encodeCursor } from '../src/services/change-cursor.js';
 import { fundingRecord, insertFunding, insertInvestors, investorRecord } from './fixtures.js';
-import { clearData, describeEach, makeKey, startApp, type TestContext } from './helpers.js';
+import { buildApp } from '../src/app.js';
+import { migrate } from '../src/db/migrate.js';
+import { ReadModel } from '../src/services/read-model.js';
+import { clearData, describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
 
 const LIMIT = 5;
 const LIMITS = {
@@ -20,6 +23,8 @@ const LIMITS = {
   RATE_LIMIT_PRO: String(LIMIT),
   // An hour: no request of a test leaves the window while it runs.
   RATE_LIMIT_WINDOW_MS: '3600000',
+  // A ceiling of 1,250 conditional requests, above what these tests send (the ceiling is tested below).
+  RATE_LIMIT_CONDITIONAL_MULTIPLIER: '250',
 };
 const POLLS = 1000;
 const TAG = /^W\/"[A-Za-z0-9_-]{22}"$/;
@@ -397,5 +402,164 @@ describeEach('conditional requests', (backend) => {
       assert.ok(operation.responses['304'], `${path}: 304`);
       assert.equal(operation.responses['304']!.content, undefined, `${path}: a 304 has no body`);
     }
+  });
+});
+
+/**
+ * The tag a page would have if it were a plain hash of what it shows, as it was: anyone could
+ * compute it offline, e.g. a count-mode page's tag from its total alone.
+ */
+function unkeyedTag(...parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(`${part.length}:`).update(part);
+  return `W/"${hash.digest().subarray(0, 16).toString('base64url')}"`;
+}
+
+describeEach('conditional requests: tags keyed by the server, and a ceiling of their own', (backend) => {
+  let ctx: TestContext;
+  let limits: ReturnType<typeof rateLimitStore>;
+  /** Pages the read model has built (every list request's work, a 304's included). */
+  let pagesBuilt = 0;
+
+  before(async () => {
+    limits = rateLimitStore();
+    const db = await backend.open();
+    await migrate(db);
+    const readModel = await ReadModel.open(db);
+    const page = readModel.page.bind(readModel);
+    readModel.page = (...args) => {
+      pagesBuilt++;
+      return page(...args);
+    };
+    // The default ceiling: 10 times the plan's limit.
+    const config = testConfig({ ...LIMITS, RATE_LIMIT_CONDITIONAL_MULTIPLIER: '' });
+    const app = await buildApp({ config, db, rateLimitStore: limits.store, services: { readModel } });
+    await app.ready();
+    ctx = {
+      db,
+      app,
+      config,
+      async close() {
+        await app.close();
+        await db.close();
+      },
+    };
+    await insertInvestors(ctx.db, [investorRecord({ country: 'United States' }), investorRecord({ country: 'United Kingdom' })]);
+  });
+  after(async () => {
+    await ctx.close();
+    await limits.close();
+  });
+
+  const v2 = (key: string, url: string, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ url, headers: { authorization: `Bearer ${key}`, ...headers } });
+  const v1 = (key: string, url: string, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ url, headers: { 'x-lot-api-key': key, ...headers } });
+  const noCredits = (accountId: number) =>
+    ctx.db.query(
+      `UPDATE accounts SET credits_remaining = 0, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
+      [accountId],
+    );
+
+  it('a tag cannot be computed from what the page shows: past the limit and at 0 credits, no total leaks', async () => {
+    const account = await makeKey(ctx.db, 'free');
+    const url = '/api/v2/signals/investors?countries=US&count=true';
+    const counted = await v2(account.key, url);
+    assert.equal(counted.statusCode, 200);
+    const { pagination } = counted.json();
+    assert.equal(pagination.totalCount, 1);
+    // What the tag would be, were it a plain hash of the page: it is not.
+    assert.notEqual(counted.headers.etag, unkeyedTag('[]', JSON.stringify(pagination)));
+    assert.match(String(counted.headers.etag), TAG);
+
+    for (let i = 1; i < LIMIT; i++) assert.equal((await v2(account.key, url)).statusCode, 200);
+    await noCredits(account.accountId);
+    // Past the limit, without credits: every total's would-be tag, in one If-None-Match, for another filter.
+    const candidates = Array.from({ length: 30 }, (_, total) =>
+      unkeyedTag('[]', JSON.stringify({ ...pagination, totalCount: total, totalPages: Math.ceil(total / 100) })),
+    );
+    for (const probe of ['/api/v2/signals/investors?countries=GB&count=true', url]) {
+      const res = await v2(account.key, probe, { 'if-none-match': candidates.join(', ') });
+      assert.equal(res.statusCode, 429, `${probe}: a 304 would tell the total`);
+    }
+    // The tag the server gave still answers 304.
+    assert.equal((await v2(account.key, url, { 'if-none-match': String(counted.headers.etag) })).statusCode, 304);
+  });
+
+  it('a tag matches only the URL and the account it was given for', async () => {
+    const one = await makeKey(ctx.db, 'enterprise');
+    const other = await makeKey(ctx.db, 'enterprise');
+    const us = '/api/v2/signals/investors?countries=US&count=true';
+    const gb = '/api/v2/signals/investors?countries=GB&count=true';
+    const tag = String((await v2(one.key, us)).headers.etag);
+    const gbTag = String((await v2(one.key, gb)).headers.etag);
+    // The same page (a total of 1) for another URL, or for another account: another tag.
+    assert.notEqual(gbTag, tag);
+    assert.equal((await v2(one.key, us, { 'if-none-match': tag })).statusCode, 304);
+    assert.equal((await v2(one.key, gb, { 'if-none-match': tag })).statusCode, 200);
+    assert.equal((await v2(other.key, us, { 'if-none-match': tag })).statusCode, 200);
+    assert.notEqual((await v2(other.key, us)).headers.etag, tag);
+    // The same account and URL: the same tag, whoever of its keys asks and however often.
+    assert.equal((await v2(one.key, us)).headers.etag, tag);
+  });
+
+  it(`conditional requests have a ceiling of 10 times the plan's limit: past it, a 429 before any page is built`, async () => {
+    const CEILING = 10 * LIMIT;
+    const account = await makeKey(ctx.db, 'free');
+    const url = '/api/v2/signals/investors';
+    const first = await v2(account.key, url);
+    const tag = String(first.headers.etag);
+    // Polls with the current tag: 304s, free of the plan's window, up to the ceiling.
+    for (let i = 0; i < CEILING; i++) assert.equal((await v2(account.key, url, { 'if-none-match': tag })).statusCode, 304);
+    const refused = await v2(account.key, url, { 'if-none-match': tag });
+    assert.equal(refused.statusCode, 429);
+    assert.deepEqual(
+      { success: refused.json().success, error: refused.json().error, code: refused.json().code },
+      { success: false, error: 'Rate limit exceeded. Please try again later.', code: 'rate_limited' },
+    );
+    assert.equal(refused.headers['x-ratelimit-limit'], String(CEILING));
+    assert.equal(refused.headers['x-ratelimit-remaining'], '0');
+    assert.equal(refused.headers['ratelimit-policy'], `"conditional";q=${CEILING};w=3600`);
+    assert.ok(Number(refused.headers['retry-after']) >= 1);
+    assert.equal(refused.headers['cache-control'], 'no-store');
+    // The plan's window holds the one request that was not a 304.
+    const plain = await v2(account.key, url);
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.headers['x-ratelimit-remaining'], String(LIMIT - 2));
+
+    // v1 too, with its own message.
+    const v1Account = await makeKey(ctx.db, 'free');
+    const v1Tag = String((await v1(v1Account.key, '/api/v1/funding')).headers.etag);
+    for (let i = 0; i < CEILING; i++) await v1(v1Account.key, '/api/v1/funding', { 'if-none-match': v1Tag });
+    const v1Refused = await v1(v1Account.key, '/api/v1/funding', { 'if-none-match': v1Tag });
+    assert.equal(v1Refused.statusCode, 429);
+    assert.deepEqual(v1Refused.json(), {
+      code: 429,
+      message: `Rate limit exceeded: a maximum of ${CEILING} conditional requests per 3600 seconds is allowed`,
+    });
+  });
+
+  it('tags that never match, past the limit: one page built per conditional request up to the ceiling, none after', async () => {
+    const CEILING = 10 * LIMIT;
+    const account = await makeKey(ctx.db, 'free');
+    const url = '/api/v2/signals/investors';
+    for (let i = 0; i < LIMIT; i++) assert.equal((await v2(account.key, url)).statusCode, 200);
+    const built = pagesBuilt;
+    const answers: LightMyRequestResponse[] = [];
+    for (let i = 0; i < CEILING + 20; i++) answers.push(await v2(account.key, url, { 'if-none-match': `W/"bogus-${i}"` }));
+    assert.ok(
+      answers.every((res) => res.statusCode === 429),
+      JSON.stringify(answers.map((res) => res.statusCode)),
+    );
+    // The first CEILING were refused by the plan's limit once their page was known; the rest by the ceiling, before.
+    assert.deepEqual(
+      answers.map((res) => res.headers['x-ratelimit-limit']),
+      [...Array(CEILING).fill(String(LIMIT)), ...Array(20).fill(String(CEILING))],
+    );
+    assert.equal(pagesBuilt - built, CEILING);
+    // The ceiling comes before validation, as the plan's limit does for other requests.
+    const bad = await v2(account.key, `${url}?limit=0`, { 'if-none-match': 'W/"bogus"' });
+    assert.equal(bad.statusCode, 429);
+    assert.equal(bad.headers['x-ratelimit-limit'], String(CEILING));
   });
 });

@@ -35,12 +35,14 @@ function describeRound(round) {
   return `${type}, ${amount}, ${date}`;
 }
 
-/** One output line for one lookup result. */
-function describeResult(result) {
+/** One output line for one lookup result (results: the whole answer, where a repeat's records are). */
+function describeResult(result, results) {
   if (result.status === 'invalid') return `${result.input}\tinvalid\t${result.reason ?? 'nothing left once normalised'}`;
   const rounds = `${result.total} ${result.total === 1 ? 'round' : 'rounds'}`;
+  // A company asked for twice is answered once: the repeat points to the result with the records.
+  const records = result.duplicate_of === undefined ? result.records : results[result.duplicate_of].records;
   // Records come newest date_seen first, so the first one is the latest round.
-  const latest = result.records[0];
+  const latest = records[0];
   return latest === undefined ? `${result.input}\t${rounds}` : `${result.input}\t${rounds}\tlatest: ${describeRound(latest)}`;
 }
 
@@ -65,7 +67,7 @@ async function main() {
 
   for (let start = 0; start < websites.length; start += INPUTS_PER_REQUEST) {
     const body = await ds.v1.funding.lookup({ websites: websites.slice(start, start + INPUTS_PER_REQUEST) });
-    for (const result of body.response.data) console.log(describeResult(result));
+    for (const result of body.response.data) console.log(describeResult(result, body.response.data));
   }
   return 0;
 }

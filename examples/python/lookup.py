@@ -85,16 +85,18 @@ def describe_round(record):
     return f"{round_type}, {amount}, {date_seen[:10] if date_seen else 'date unknown'}"
 
 
-def describe_result(result):
-    """One output line for one lookup result."""
+def describe_result(result, results):
+    """One output line for one lookup result (results: the whole answer, where a repeat's records are)."""
     if result["status"] == "invalid":
         return f"{result['input']}\tinvalid\t{result.get('reason') or 'nothing left once normalised'}"
     total = result["total"]
     rounds = f"{total} {'round' if total == 1 else 'rounds'}"
+    # A company asked for twice is answered once: the repeat points to the result with the records.
+    records = results[result["duplicate_of"]]["records"] if "duplicate_of" in result else result["records"]
     # Records come newest date_seen first, so the first one is the latest round.
-    if not result["records"]:
+    if not records:
         return f"{result['input']}\t{rounds}"
-    return f"{result['input']}\t{rounds}\tlatest: {describe_round(result['records'][0])}"
+    return f"{result['input']}\t{rounds}\tlatest: {describe_round(records[0])}"
 
 
 def read_websites(arguments):
@@ -124,8 +126,9 @@ def main():
     for start in range(0, len(websites), INPUTS_PER_REQUEST):
         chunk = websites[start : start + INPUTS_PER_REQUEST]
         body = post_json(base_url, api_key, "/api/v1/funding/lookup", {"websites": chunk})
-        for result in body["response"]["data"]:
-            print(describe_result(result))
+        results = body["response"]["data"]
+        for result in results:
+            print(describe_result(result, results))
     return 0
 
 

@@ -6,7 +6,7 @@ import type { UsageRecorder } from '../services/usage.js';
 import type { Metrics } from '../infra/metrics.js';
 import type { KeyExtractor } from './auth.js';
 import { ApiError } from '../services/errors.js';
-import { deferAdmission } from './conditional.js';
+import { deferAdmission, mayBeNotModified } from './conditional.js';
 
 export interface AccessOptions {
   family: Family;
@@ -18,12 +18,19 @@ export interface AccessOptions {
   extractKey: KeyExtractor;
   metrics: Metrics;
   unauthorizedMessage: (request: FastifyRequest) => string;
-  rateLimitedMessage: (limit: number, windowMs: number) => string;
+  /** The 429's message; `what` names what the limit counts ("requests", "conditional requests"). */
+  rateLimitedMessage: (limit: number, windowMs: number, what: string) => string;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs: number): Record<string, string> {
+/** The headers of a rate-limit decision (of the window `policy` names); a refusal's include Retry-After. */
+export function rateLimitHeaders(
+  decision: RateLimitDecision,
+  family: Family,
+  windowMs: number,
+  policy = 'default',
+): Record<string, string> {
   const headers: Record<string, string> = {
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
@@ -32,8 +39,8 @@ function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs:
   };
   if (family === 'v2') {
     // IETF draft-ietf-httpapi-ratelimit-headers (structured fields).
-    headers['ratelimit-policy'] = `"default";q=${decision.limit};w=${Math.round(windowMs / 1000)}`;
-    headers['ratelimit'] = `"default";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`;
+    headers['ratelimit-policy'] = `"${policy}";q=${decision.limit};w=${Math.round(windowMs / 1000)}`;
+    headers['ratelimit'] = `"${policy}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`;
   }
   if (!decision.allowed) headers['retry-after'] = String(seconds(decision.resetMs));
   return headers;
@@ -41,8 +48,8 @@ function rateLimitHeaders(decision: RateLimitDecision, family: Family, windowMs:
 
 /**
  * The onRequest guard of a keyed family: key, then rate limit, before validation, query
- * and credits (for a conditional list request, the rate limit comes once its page is known).
- * Failed authentications are limited per client IP; valid keys never are.
+ * and credits (for a conditional list request, its own ceiling first, and the rate limit once
+ * its page is known). Failed authentications are limited per client IP; valid keys never are.
  */
 export function keyedAccess(options: AccessOptions) {
   const { family, keys, limiter, authFailures } = options;
@@ -67,14 +74,29 @@ export function keyedAccess(options: AccessOptions) {
       const headers = rateLimitHeaders(decision, family, limiter.windowMs);
       if (!decision.allowed) {
         options.metrics.rateLimitRejections.inc({ family, reason: 'limit' });
-        throw new ApiError('RATE_LIMITED', options.rateLimitedMessage(decision.limit, limiter.windowMs), headers);
+        throw new ApiError('RATE_LIMITED', options.rateLimitedMessage(decision.limit, limiter.windowMs, 'requests'), headers);
       }
       reply.headers(headers);
     };
+    if (!mayBeNotModified(request)) {
+      await admit();
+      return;
+    }
     // A request that may be answered 304 is counted only if it is not: its route runs the check
-    // once the page is known (src/http/conditional.ts).
-    if (deferAdmission(request, admit)) return;
-    await admit();
+    // once the page is known (src/http/conditional.ts). Building that page is work the plan's limit
+    // no longer bounds (a tag that never matches gets its 429 only after it), so conditional
+    // requests have a window of their own, a multiple of the plan's, checked before anything else.
+    const ceiling = await limiter.checkConditional(family, principal);
+    if (!ceiling.allowed) {
+      options.metrics.rateLimitRejections.inc({ family, reason: 'conditional' });
+      const headers = rateLimitHeaders(ceiling, family, limiter.windowMs, 'conditional');
+      throw new ApiError(
+        'RATE_LIMITED',
+        options.rateLimitedMessage(ceiling.limit, limiter.windowMs, 'conditional requests'),
+        headers,
+      );
+    }
+    deferAdmission(request, admit);
   };
 }
 

@@ -5,7 +5,10 @@
 // keyedAccess hands its rate-limit check over (deferAdmission) instead of running it: notModified()
 // runs it when the answer is not a 304, and the route's error handler before any error, so every
 // request but a 304 is counted, and refused with the same 429, exactly as when the check runs first.
-import { createHash } from 'node:crypto';
+// Such a request has a window of its own first (keyedAccess: the conditional ceiling), so tags that
+// never match cannot make the server build pages without bound; and tags are keyed with a server
+// secret, so a client can only send back tags it was given, never compute one from what a page shows.
+import { createHmac } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -23,16 +26,16 @@ export const ERROR_CACHE_CONTROL = 'no-store';
 /** Rate-limit checks handed over by keyedAccess, waiting for their request's page. */
 const pendingAdmissions = new WeakMap<FastifyRequest, () => Promise<void>>();
 
-/**
- * Called by keyedAccess with the request's rate-limit check: keeps it for later, and says so, when
- * the request may end in a 304 (a GET or HEAD with If-None-Match on a conditional list route).
- */
-export function deferAdmission(request: FastifyRequest, admit: () => Promise<void>): boolean {
+/** Whether the request may end in a 304: a GET or HEAD with If-None-Match on a conditional list route. */
+export function mayBeNotModified(request: FastifyRequest): boolean {
   if (request.routeOptions.config.conditional !== true) return false;
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  if (request.headers['if-none-match'] === undefined) return false;
+  return request.headers['if-none-match'] !== undefined;
+}
+
+/** Called by keyedAccess for a request that may be a 304 (mayBeNotModified): keeps its rate-limit check for later. */
+export function deferAdmission(request: FastifyRequest, admit: () => Promise<void>): void {
   pendingAdmissions.set(request, admit);
-  return true;
 }
 
 /** Runs the request's deferred rate-limit check, if it has one (a refusal throws the 429). */
@@ -44,15 +47,31 @@ async function admitDeferred(request: FastifyRequest): Promise<void> {
 }
 
 /**
- * A weak entity tag over the parts of a representation: the first 128 bits of their SHA-256, in
- * base64url. Each part is length-prefixed, so no two different lists of parts hash the same text.
- * Weak, because the tag covers what the client keeps (the data and its paging), not every byte:
- * a v2 body's `meta` reports the balance of the moment and is left out.
+ * The list pages' weak entity tags: the first 128 bits of an HMAC-SHA256, in base64url, over the
+ * account that asked, the URL it asked for and the parts of what it is served. Keyed with a secret
+ * of the server's (the same on every instance), so a tag cannot be computed from what a page shows:
+ * without the key, a count-mode page's tag followed from its total alone, and a client past its limit
+ * and out of credits could learn any filter's total by sending the candidates as If-None-Match. With
+ * the account and the URL, a tag also says nothing about another URL or account serving the same.
+ * Weak, because the tag covers what the client keeps (the data and its paging), not every byte: a v2
+ * body's `meta` reports the balance of the moment and is left out.
  */
-export function entityTag(...parts: string[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(`${part.length}:`).update(part);
-  return `W/"${hash.digest().subarray(0, 16).toString('base64url')}"`;
+export class EntityTags {
+  private readonly key: Buffer;
+
+  /** `secret`: the server's (SESSION_SECRET); the tags' key is derived from it, never the secret itself. */
+  constructor(secret: string) {
+    this.key = createHmac('sha256', secret).update('dealsignal list entity tags').digest();
+  }
+
+  /** The tag of what `request` is served. Each part is length-prefixed, so no two lists of parts hash the same text. */
+  of(request: FastifyRequest, ...parts: string[]): string {
+    const hmac = createHmac('sha256', this.key);
+    for (const part of [String(request.principal?.accountId ?? ''), request.url, ...parts]) {
+      hmac.update(`${Buffer.byteLength(part)}:`).update(part);
+    }
+    return `W/"${hmac.digest().subarray(0, 16).toString('base64url')}"`;
+  }
 }
 
 const ENTITY_TAG = /(?:W\/)?("[^"]*")/gi;
@@ -102,7 +121,10 @@ async function conditionalErrors(error: FastifyError, request: FastifyRequest, r
 
 const IF_NONE_MATCH_DOC =
   'An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the ' +
-  'current page, the answer is 304 with no body: not counted against the rate limit and free of credits.';
+  'current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are ' +
+  "keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL " +
+  "can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default " +
+  '(RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not.';
 
 const RESPONSE_HEADERS_DOC = {
   ETag: {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { V1Page } from '../services/listing.js';
-import { entityTag, LIST_CACHE_CONTROL } from './conditional.js';
+import { LIST_CACHE_CONTROL, type EntityTags } from './conditional.js';
 
 export const SUCCESS_MESSAGE = 'Data retrieved successfully';
 
@@ -36,8 +36,8 @@ export function v1PageText(request: FastifyRequest, page: V1Page, baseUrl: strin
 }
 
 /** A v1 page's ETag: over its body and its paging headers, all that a v1 client is sent about it. */
-export function v1PageTag(text: V1PageText): string {
-  return entityTag(text.body, ...Object.entries(text.headers).flat());
+export function v1PageTag(tags: EntityTags, request: FastifyRequest, text: V1PageText): string {
+  return tags.of(request, text.body, ...Object.entries(text.headers).flat());
 }
 
 export function sendV1Page(reply: FastifyReply, text: V1PageText) {

@@ -1,7 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pagination, SignalEndpoint } from '../schemas/v2.js';
 import type { SignalPage } from '../services/listing.js';
-import { entityTag, LIST_CACHE_CONTROL } from './conditional.js';
+import { LIST_CACHE_CONTROL, type EntityTags } from './conditional.js';
 
 export function pagination(page: SignalPage): Pagination {
   const totalPages = Math.ceil(page.total / page.limit);
@@ -15,8 +15,8 @@ export function pagination(page: SignalPage): Pagination {
 }
 
 /** A v2 page's ETag: over its `data` and `pagination`, not `meta` (whose balance moves with every paid call). */
-export function signalPageTag(page: SignalPage): string {
-  return entityTag(page.dataJson, JSON.stringify(pagination(page)));
+export function signalPageTag(tags: EntityTags, request: FastifyRequest, page: SignalPage): string {
+  return tags.of(request, page.dataJson, JSON.stringify(pagination(page)));
 }
 
 /** Sends the v2 envelope around the page's prepared JSON text (no re-serialisation of records). */

@@ -6,8 +6,24 @@ import { Nullable, StringEnum } from './common.js';
 /** Inputs one request may hold, websites and LinkedIn pages together. */
 export const MAX_LOOKUP_INPUTS = 100;
 
-/** Records returned per input, newest first; `total` says how many the company has. */
-export const LOOKUP_RECORDS_PER_INPUT = 100;
+/**
+ * Records returned per input, newest first: the list endpoint's first page (20), so the rest are its
+ * page 2 onwards (`next`); `total` says how many the company has.
+ */
+export const LOOKUP_RECORDS_PER_INPUT = 20;
+
+/**
+ * Records one answer carries at most, in bytes of JSON text. Results are filled in input order; an
+ * input whose records would go past it gets none, and `next` (the list endpoint's page 1) instead.
+ */
+export const LOOKUP_MAX_RECORD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The documented bound on a whole answer: the records' LOOKUP_MAX_RECORD_BYTES plus what the inputs
+ * make of the rest, at most about 1.7 MiB for a 256 KiB body (the echo, each input, its key, its
+ * percent-encoded `next`).
+ */
+export const LOOKUP_MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
 
 /** The list filter an input is compared with, by the body field it came in. */
 export const LOOKUP_FIELDS = { websites: 'website', linkedin_urls: 'linkedin_url' } as const;
@@ -57,14 +73,33 @@ export const LookupResult = (record: TSchema) =>
     reason: Type.Optional(Type.String({ description: 'Why the input is invalid (only then)' })),
     total: Type.Integer({
       minimum: 0,
-      description: "The company's records in all (more than `records` holds when above the cap)",
+      description: "The company's records in all (more than `records` holds when above the cap; see `next`)",
     }),
     records: Type.Array(record, {
       maxItems: LOOKUP_RECORDS_PER_INPUT,
       description:
-        `The records the list endpoint serves for this filter, identical and in its order (newest date_seen first), ` +
-        `at most ${LOOKUP_RECORDS_PER_INPUT}`,
+        `The records the list endpoint serves for this filter, identical and in its order (newest date_seen first): ` +
+        `its first page, at most ${LOOKUP_RECORDS_PER_INPUT}. Empty for a repeated company (see \`duplicate_of\`), and ` +
+        `for an input past the answer's ${LOOKUP_MAX_RECORD_BYTES / 1024 / 1024} MiB of records (see \`next\`)`,
     }),
+    duplicate_of: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'Only on a company already asked for in this request (the same filter and `normalized` key): the index in ' +
+          '`data` of the first such result, which holds the records; this one has the same `status` and `total` and ' +
+          'no records',
+      }),
+    ),
+    next: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description:
+          "Only when some of the input's records are not in `records`: the list endpoint's URL (`?website=…` or " +
+          '`?linkedin_url=…` with the input as sent) of the page they start on, page 2 past the cap, page 1 when the ' +
+          "answer's records had no room left; follow its Link header for the rest",
+      }),
+    ),
   });
 
 export const LookupResponse = (record: TSchema) =>

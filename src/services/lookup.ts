@@ -8,7 +8,15 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { Condition } from '../db/queries/conditions.js';
 import type { Dataset, StoredRow, ValidQuery } from '../datasets/dataset.js';
-import { LOOKUP_FIELDS, LOOKUP_RECORDS_PER_INPUT, LookupBody, MAX_LOOKUP_INPUTS, type LookupParams } from '../schemas/lookup.js';
+import { V1_PAGE_SIZE } from '../datasets/company.js';
+import {
+  LOOKUP_FIELDS,
+  LOOKUP_MAX_RECORD_BYTES,
+  LOOKUP_RECORDS_PER_INPUT,
+  LookupBody,
+  MAX_LOOKUP_INPUTS,
+  type LookupParams,
+} from '../schemas/lookup.js';
 import { ApiError } from './errors.js';
 import { urlKey } from './normalize.js';
 import type { ReadModel } from './read-model.js';
@@ -24,6 +32,16 @@ export const LOOKUP_BODY_SHAPE = '{"websites": [...], "linkedin_urls": [...]}';
  * inputs, few enough that a lookup never takes the whole connection pool from other requests.
  */
 const LOOKUP_CONCURRENCY = 4;
+
+// The records of an input are the list endpoint's first pages, so the rest start on a page of it.
+if (LOOKUP_RECORDS_PER_INPUT % V1_PAGE_SIZE !== 0) throw new Error('a lookup must answer whole v1 list pages');
+/** The list page an input's records past the cap start on. */
+const PAGE_AFTER_CAP = LOOKUP_RECORDS_PER_INPUT / V1_PAGE_SIZE + 1;
+
+export interface LookupOptions {
+  /** The dataset's list endpoint, absolute (as in its Link headers): where `next` points. */
+  listUrl: string;
+}
 
 export interface LookupAnswer {
   /** The body, echoed. */
@@ -99,11 +117,24 @@ async function mapConcurrently<T, U>(items: readonly T[], limit: number, fn: (it
 /**
  * The lookup of one v1 dataset (its query must have the company filters `website` and
  * `linkedin_url`): each input's records, at most LOOKUP_RECORDS_PER_INPUT, newest first.
+ *
+ * An answer is bounded whatever the body: a company asked for again (in any spelling) is read and
+ * sent once, its repeats pointing at the first result (`duplicate_of`); each input carries at most one
+ * list page of records, with `next` for the rest; and the records of one answer stop at
+ * LOOKUP_MAX_RECORD_BYTES. Without these, 100 copies of one company made one request (one place in
+ * the window) answer 100 times its records.
  */
 export function companyLookup<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
   readModel: ReadModel,
   dataset: Dataset<Q, F, R, Row>,
+  options: LookupOptions,
 ): (body: LookupBody) => Promise<LookupAnswer> {
+  /** The list endpoint's URL of the input's records from `page` on (the input as sent: the list normalises it alike). */
+  const nextUrl = (filter: Filter, input: string, page: number) => {
+    const query = new URLSearchParams({ [filter]: input });
+    if (page > 1) query.set('page', String(page));
+    return `${options.listUrl}?${query}`;
+  };
   const validateQuery = compileRequestValidator(dataset.query, 'querystring');
   const queryChecker = TypeCompiler.Compile(dataset.query);
   const isValidQuery = (value: unknown): value is ValidQuery<Q> => queryChecker.Check(value);
@@ -150,7 +181,10 @@ export function companyLookup<Q extends TObject, F, R extends TSchema, Row exten
     );
     const pageOf = new Map(entries.map(([key], i) => [key, pages[i]!]));
 
-    const results = inputs.map(({ input, filter, resolved, key }) => {
+    /** The index of the first result of each company, which alone carries its records. */
+    const firstOf = new Map<string, number>();
+    let recordBytes = 0;
+    const results = inputs.map(({ input, filter, resolved, key }, index) => {
       if ('reason' in resolved) {
         const head = { input, filter, normalized: null, status: 'invalid', reason: resolved.reason, total: 0 };
         return `${JSON.stringify(head).slice(0, -1)},"records":[]}`;
@@ -163,8 +197,19 @@ export function companyLookup<Q extends TObject, F, R extends TSchema, Row exten
         status: page.total > 0 ? 'matched' : 'no_match',
         total: page.total,
       };
+      const first = firstOf.get(key);
+      if (first !== undefined) return JSON.stringify({ ...head, records: [], duplicate_of: first });
+      firstOf.set(key, index);
+      const bytes = Buffer.byteLength(page.dataJson);
+      // Past the answer's room for records, the input gets none, and the list endpoint's page 1 to read them.
+      if (page.total > 0 && recordBytes + bytes > LOOKUP_MAX_RECORD_BYTES) {
+        return JSON.stringify({ ...head, records: [], next: nextUrl(filter, input, 1) });
+      }
+      recordBytes += bytes;
+      const next =
+        page.total > LOOKUP_RECORDS_PER_INPUT ? `,"next":${JSON.stringify(nextUrl(filter, input, PAGE_AFTER_CAP))}` : '';
       // The records' stored JSON text, as the list endpoint sends it (no parse, no re-serialisation).
-      return `${JSON.stringify(head).slice(0, -1)},"records":${page.dataJson}}`;
+      return `${JSON.stringify(head).slice(0, -1)},"records":${page.dataJson}${next}}`;
     });
     return {
       params: { websites: body.websites ?? [], linkedin_urls: body.linkedin_urls ?? [] },

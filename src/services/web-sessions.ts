@@ -1,6 +1,7 @@
 // Sign-in sessions of the account pages: one is created at sign-in, read on every page and ended
 // at sign-out; the browser holds the token (in a cookie, see routes/account/cookies.ts).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Tier } from '../config.js';
 import type { Queryable } from '../db/port.js';
 import { deleteStaleSessions, findSession, insertSession, revokeSession } from '../db/queries/web-sessions.js';
 
@@ -14,7 +15,7 @@ export interface NewSession {
 }
 
 export type SessionState =
-  | { status: 'active'; accountId: number; email: string; csrfToken: string }
+  | { status: 'active'; accountId: number; email: string; tier: Tier; csrfToken: string }
   /** The cookie names a session that has reached its end: worth telling the user. */
   | { status: 'expired' }
   | { status: 'none' };
@@ -49,7 +50,7 @@ export async function readSession(db: Queryable, token: string | undefined): Pro
   const row = await findSession(db, sessionId(token));
   if (!row) return { status: 'none' };
   if (!row.live) return { status: 'expired' };
-  return { status: 'active', accountId: row.account_id, email: row.email, csrfToken: row.csrf_token };
+  return { status: 'active', accountId: row.account_id, email: row.email, tier: row.tier, csrfToken: row.csrf_token };
 }
 
 export async function endSession(db: Queryable, token: string): Promise<void> {

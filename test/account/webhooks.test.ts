@@ -4,8 +4,10 @@
 // 404 and a form without its CSRF token changes nothing.
 import assert from 'node:assert/strict';
 import type { WebhookRow } from '../../src/db/queries/webhooks.js';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit-store.js';
+import { createRedisClient, RedisRateLimitStore } from '../../src/infra/redis-rate-limit-store.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { eventually } from '../webhooks/support.js';
@@ -565,5 +567,115 @@ describeEach('account pages: webhooks', (backend) => {
     assert.match(second.body, />Newest<\/a>/);
     assert.ok(!second.body.includes('Older deliveries'));
     assert.equal((await web.get(`${page}?cursor=forged`)).statusCode, 400);
+  });
+});
+
+describeEach('account pages: webhook actions count against the v2 rate limit', (backend) => {
+  const LIMIT = 5;
+  let ctx: TestContext;
+  let receiver: TestReceiver;
+  let store: RateLimitStore;
+  before(async () => {
+    // The store instances share (Redis, under a prefix of this run's own, when REDIS_URL is set).
+    if (process.env.REDIS_URL) {
+      const client = createRedisClient({ url: process.env.REDIS_URL, commandTimeoutMs: 1000 });
+      client.on('error', () => undefined);
+      store = new RedisRateLimitStore(client, `test:${randomBytes(6).toString('hex')}:`);
+    } else {
+      store = new MemoryRateLimitStore();
+    }
+    ctx = await startWebApp(
+      backend,
+      {
+        WEBHOOK_DELIVERY: 'true',
+        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+        RATE_LIMITS: 'true',
+        RATE_LIMIT_FREE: String(LIMIT),
+        // An hour: nothing the test counts leaves the window while it runs.
+        RATE_LIMIT_WINDOW_MS: '3600000',
+      },
+      { rateLimitStore: store },
+    );
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await ctx.close();
+    await receiver.close();
+  });
+
+  it('past the limit every action is a 429 page saying when to try again, and nothing is done', async () => {
+    const web = new WebClient(ctx.app);
+    assert.equal((await web.signUpAndIn(uniqueEmail('metered'))).statusCode, 303);
+    const { key } = await web.createKey();
+    const remaining = async () => {
+      const res = await ctx.app.inject({
+        url: '/api/v2/signals/investors?count=true',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return { status: res.statusCode, remaining: res.headers['x-ratelimit-remaining'] };
+    };
+
+    // Creating the webhook is the first action in the window the account's keys use.
+    const page = await web.get('/account');
+    const created = await web.post('/account/webhooks', {
+      _csrf: csrfOf(page.body),
+      endpoint_url: receiver.url,
+      event_types: 'funding.created',
+    });
+    assert.equal(created.statusCode, 201, alertText(created.body));
+    const id = pageWebhookId(created.body)!;
+    const webhookPage = `/account/webhooks/${id}`;
+    assert.deepEqual(await remaining(), { status: 200, remaining: String(LIMIT - 2) }, 'one action, one API call');
+
+    // A forged post (no CSRF token) is refused before it is counted.
+    assert.equal((await web.post(`${webhookPage}/test`, {})).statusCode, 403);
+
+    const csrf = csrfOf((await web.get(webhookPage)).body);
+    const tests: WebResponse[] = [];
+    for (let i = 0; i < 3 * LIMIT; i++) tests.push(await web.post(`${webhookPage}/test`, { _csrf: csrf }));
+    const statuses = tests.map((res) => res.statusCode);
+    assert.deepEqual(statuses, [...Array(LIMIT - 2).fill(200), ...Array(2 * LIMIT + 2).fill(429)]);
+    assert.equal(receiver.received.length, LIMIT - 2, 'only the admitted test events were sent');
+
+    const refused = tests.at(-1)!;
+    const message = alertText(refused.body) ?? '';
+    assert.match(
+      message,
+      new RegExp(
+        `^Too many requests: your plan allows ${LIMIT} per 3600 seconds, API calls and webhook actions on these pages ` +
+          'together, so nothing was done\\. Try again in \\d+ seconds\\.$',
+      ),
+    );
+    const wait = Number(refused.headers['retry-after']);
+    assert.ok(wait >= 1 && wait <= 3600, String(refused.headers['retry-after']));
+    assert.ok(message.endsWith(`Try again in ${wait} seconds.`), message);
+    assert.equal(refused.headers['x-ratelimit-limit'], String(LIMIT));
+    assert.equal(refused.headers['x-ratelimit-remaining'], '0');
+    assert.match(String(refused.headers['content-type']), /^text\/html/);
+    assert.match(refused.body, /id="test-outcome"|<h1/, 'the webhook page itself');
+
+    // The API's keys share the window: it is full for them too.
+    assert.equal((await remaining()).status, 429);
+
+    // Every other action is refused the same way, and changes nothing.
+    const deliveryId = deliveryRows((await web.get(webhookPage)).body)[0]!.id;
+    const actions: [string, Record<string, string>][] = [
+      ['/account/webhooks', { endpoint_url: receiver.url, event_types: 'deal.created' }],
+      [webhookPage, { endpoint_url: 'http://127.0.0.1:9/elsewhere', event_types: 'deal.created' }],
+      [`${webhookPage}/pause`, {}],
+      [`${webhookPage}/rotate`, {}],
+      [`${webhookPage}/delete`, {}],
+      [`${webhookPage}/deliveries/${deliveryId}/redeliver`, {}],
+    ];
+    const storedBefore = await ctx.db.query('SELECT * FROM webhooks WHERE id = $1', [id]);
+    for (const [action, fields] of actions) {
+      const res = await web.post(action, { _csrf: csrf, ...fields });
+      assert.equal(res.statusCode, 429, `${action}: ${alertText(res.body) ?? res.body.slice(0, 200)}`);
+      assert.match(res.body, /Too many requests: your plan allows 5 per 3600 seconds/, action);
+      assert.ok(Number(res.headers['retry-after']) >= 1, action);
+    }
+    assert.deepEqual(await ctx.db.query('SELECT * FROM webhooks WHERE id = $1', [id]), storedBefore);
+    assert.equal((await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks')).at(0)!.n, 1, 'no second webhook');
+    assert.equal(receiver.received.length, LIMIT - 2, 'nothing more was sent');
   });
 });

@@ -16,6 +16,8 @@ interface Result {
   reason?: string;
   total: number;
   records: Record<string, unknown>[];
+  duplicate_of?: number;
+  next?: string;
 }
 
 const day = (n: number) => new Date(Date.UTC(2025, 0, 1 + n, 12)).toISOString();
@@ -23,6 +25,10 @@ const company = (website: string, linkedin: string) => ({
   company_info: { name: website, website, hq_country: 'US', categories: ['saas'] },
   contact_info: [{ company_linkedin_url: linkedin, employees: [] }],
 });
+
+/** The documented bounds of an answer: its records, and the whole body. */
+const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
 
 const ENDPOINTS = [
   { path: '/api/v1/funding', list: '/api/v1/funding' },
@@ -213,9 +219,9 @@ describeEach('POST /api/v1/{funding,m-a}/lookup', (backend) => {
     });
   }
 
-  it('caps the records of an input at 100, newest first as the list pages them, and says how many there are', async () => {
+  it("caps the records of an input at the list's first page (20), says how many there are, and links the rest", async () => {
     const [byWebsite, byLinkedin] = await results('/api/v1/funding', {
-      websites: ['many.io'],
+      websites: [' Many.io '],
       linkedin_urls: ['linkedin.com/company/many'],
     });
     const pages = [];
@@ -223,16 +229,106 @@ describeEach('POST /api/v1/{funding,m-a}/lookup', (backend) => {
     assert.equal(pages.length, 105);
     for (const result of [byWebsite!, byLinkedin!]) {
       assert.equal(result.total, 105);
-      assert.equal(result.records.length, 100);
-      assert.deepEqual(result.records, pages.slice(0, 100));
+      assert.equal(result.records.length, 20);
+      assert.deepEqual(result.records, pages.slice(0, 20));
+      // `next` is the list endpoint's page 2 for the input as sent; its Link header walks on from there.
+      const next = new URL(result.next!);
+      assert.equal(`${next.origin}${next.pathname}`, `${ctx.config.publicUrl}/api/v1/funding`);
+      assert.equal(next.searchParams.get('page'), '2');
+      assert.equal(next.searchParams.get(result.filter), result.input);
+      const rest = [];
+      for (let url: string | undefined = result.next; url;) {
+        const res = await ctx.app.inject({ url: url.slice(ctx.config.publicUrl.length), headers: { 'x-lot-api-key': key } });
+        assert.equal(res.statusCode, 200, res.body);
+        rest.push(...res.json().response.data);
+        url = /<([^>]+)>; rel="next"/.exec(String(res.headers.link ?? ''))?.[1];
+      }
+      assert.deepEqual([...result.records, ...rest], pages, 'the records, then the pages from `next` on: every one, once');
     }
+    const [few] = await results('/api/v1/funding', { websites: ['acme.io'] });
+    assert.equal(few!.next, undefined, 'nothing to link when every record is there');
   });
 
-  it('answers a company sent twice (in two spellings) twice, identically', async () => {
-    const [a, b, c] = await results('/api/v1/m-a', { websites: ['acme.io', 'https://www.ACME.io/', 'acme.io'] });
+  it('answers a company sent again (in any spelling) once: the repeats point to the first result', async () => {
+    const [a, b, c, d] = await results('/api/v1/m-a', {
+      websites: ['acme.io', 'https://www.ACME.io/', 'gamma.dev', 'acme.io'],
+    });
     assert.equal(a!.total, 2);
-    assert.deepEqual(b!.records, a!.records);
-    assert.deepEqual(c, a);
+    assert.equal(a!.records.length, 2);
+    assert.equal(a!.duplicate_of, undefined);
+    for (const [repeat, input] of [
+      [b!, 'https://www.ACME.io/'],
+      [d!, 'acme.io'],
+    ] as const) {
+      assert.deepEqual(repeat, {
+        input,
+        filter: 'website',
+        normalized: 'acme.io',
+        status: 'matched',
+        total: 2,
+        records: [],
+        duplicate_of: 0,
+      });
+    }
+    assert.equal(c!.normalized, 'gamma.dev');
+    assert.equal(c!.duplicate_of, undefined);
+    // The same key through another filter is another input.
+    const [site, page] = await results('/api/v1/m-a', { websites: ['acme.io'], linkedin_urls: ['linkedin.com/company/acme'] });
+    assert.equal(site!.records.length, 2);
+    assert.equal(page!.records.length, 2);
+    assert.equal(page!.duplicate_of, undefined);
+  });
+
+  it('100 copies of one company: its records once, and a small answer', async () => {
+    const spellings = ['many.io', 'https://www.many.io/', 'MANY.IO', 'http://many.io?ref=1'];
+    const websites = Array.from({ length: 100 }, (_, i) => spellings[i % spellings.length]!);
+    const res = await lookup('/api/v1/funding', { websites });
+    assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+    const data: Result[] = res.json().response.data;
+    assert.equal(data.length, 100);
+    assert.deepEqual(
+      data.map((r) => r.input),
+      websites,
+    );
+    assert.equal(data[0]!.records.length, 20);
+    assert.equal(data[0]!.total, 105);
+    for (const repeat of data.slice(1)) {
+      assert.deepEqual([repeat.status, repeat.total, repeat.records.length, repeat.duplicate_of], ['matched', 105, 0, 0]);
+    }
+    // One company's first page plus a short line per repeat (it was 100 times 100 records).
+    const recordBytes = Buffer.byteLength(JSON.stringify(data[0]!.records));
+    assert.ok(Buffer.byteLength(res.body) < recordBytes + 100 * 300, `${Buffer.byteLength(res.body)} bytes`);
+  });
+
+  it(`an answer holds at most ${MAX_RECORD_BYTES / 1024 / 1024} MiB of records: an input past that gets the list's page 1 instead`, async () => {
+    // Two companies of 10 rounds of 240 KB each: either fits (2.4 MB), both do not.
+    const description = 'd'.repeat(240_000);
+    const big = (site: string) =>
+      Array.from({ length: 10 }, (_, n) => {
+        const record = fundingRecord({
+          date_seen: day(n),
+          ...company(`https://${site}`, `https://linkedin.com/company/${site}`),
+        });
+        return { ...record, company_info: { ...record.company_info, description } };
+      });
+    await insertFunding(ctx.db, [...big('big-one.io'), ...big('big-two.io')]);
+    const res = await lookup('/api/v1/funding', {
+      websites: ['big-one.io', 'acme.io', 'BIG-TWO.io', 'big-one.io', 'beta.example.com'],
+    });
+    assert.equal(res.statusCode, 200);
+    const size = Buffer.byteLength(res.body);
+    assert.ok(size > 2_400_000 && size <= MAX_RESPONSE_BYTES, `${size} bytes`);
+    const [one, acme, two, again, beta] = res.json().response.data as Result[];
+    assert.deepEqual([one!.records.length, one!.total, one!.next], [10, 10, undefined]);
+    assert.equal(acme!.records.length, 3);
+    // big-two.io would take the answer past its room: no records, and where to read them.
+    assert.deepEqual([two!.status, two!.total, two!.records.length], ['matched', 10, 0]);
+    const next = new URL(two!.next!);
+    assert.equal(`${next.pathname}${next.search}`, '/api/v1/funding?website=BIG-TWO.io');
+    assert.equal((await list(`${next.pathname}${next.search}`)).data.length, 10);
+    assert.equal(again!.duplicate_of, 0);
+    // Smaller ones after it still fit.
+    assert.equal(beta!.records.length, 1);
   });
 
   it('takes 100 inputs in one request', async () => {

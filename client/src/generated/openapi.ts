@@ -136,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Funding rounds of up to 100 companies, by website or LinkedIn page
-         * @description One result per input, in input order (websites, then LinkedIn pages): each input is compared exactly as `GET /api/v1/funding?website=…` (or `linkedin_url=…`) compares it, and its records are the ones that request serves, newest first, at most 100 (`total` counts them all). An input that filter refuses is `invalid`, with the reason. One request against the rate limit, whatever the number of inputs.
+         * @description One result per input, in input order (websites, then LinkedIn pages): each input is compared exactly as `GET /api/v1/funding?website=…` (or `linkedin_url=…`) compares it, and its records are the ones that request serves, newest first: its first page, at most 20 (`total` counts them all, `next` is the list URL of the rest). An input that filter refuses is `invalid`, with the reason. A company asked for again (in any spelling) is answered once: its repeats carry `duplicate_of`, the index of the first result, and no records. An answer holds at most 4 MiB of records (filled in input order; an input past that gets `next` instead) and is at most 6 MiB in all. One request against the rate limit, whatever the number of inputs.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -204,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * M&A deals of up to 100 companies, by website or LinkedIn page
-         * @description One result per input, in input order (websites, then LinkedIn pages): each input is compared exactly as `GET /api/v1/m-a?website=…` (or `linkedin_url=…`) compares it, and its records are the ones that request serves, newest first, at most 100 (`total` counts them all). An input that filter refuses is `invalid`, with the reason. One request against the rate limit, whatever the number of inputs.
+         * @description One result per input, in input order (websites, then LinkedIn pages): each input is compared exactly as `GET /api/v1/m-a?website=…` (or `linkedin_url=…`) compares it, and its records are the ones that request serves, newest first: its first page, at most 20 (`total` counts them all, `next` is the list URL of the rest). An input that filter refuses is `invalid`, with the reason. A company asked for again (in any spelling) is answered once: its repeats carry `duplicate_of`, the index of the first result, and no records. An answer holds at most 4 MiB of records (filled in input order; an input past that gets `next` instead) and is at most 6 MiB in all. One request against the rate limit, whatever the number of inputs.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -1421,7 +1421,7 @@ export interface operations {
                 date_to?: string;
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1566,7 +1566,7 @@ export interface operations {
                 acquiring_company?: string;
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1739,10 +1739,17 @@ export interface operations {
                                 status: "matched" | "no_match" | "invalid";
                                 /** @description Why the input is invalid (only then) */
                                 reason?: string;
-                                /** @description The company's records in all (more than `records` holds when above the cap) */
+                                /** @description The company's records in all (more than `records` holds when above the cap; see `next`) */
                                 total: number;
-                                /** @description The records the list endpoint serves for this filter, identical and in its order (newest date_seen first), at most 100 */
+                                /** @description The records the list endpoint serves for this filter, identical and in its order (newest date_seen first): its first page, at most 20. Empty for a repeated company (see `duplicate_of`), and for an input past the answer's 4 MiB of records (see `next`) */
                                 records: components["schemas"]["FundingRecord"][];
+                                /** @description Only on a company already asked for in this request (the same filter and `normalized` key): the index in `data` of the first such result, which holds the records; this one has the same `status` and `total` and no records */
+                                duplicate_of?: number;
+                                /**
+                                 * Format: uri
+                                 * @description Only when some of the input's records are not in `records`: the list endpoint's URL (`?website=…` or `?linkedin_url=…` with the input as sent) of the page they start on, page 2 past the cap, page 1 when the answer's records had no room left; follow its Link header for the rest
+                                 */
+                                next?: string;
                             }[];
                         };
                     };
@@ -1871,10 +1878,17 @@ export interface operations {
                                 status: "matched" | "no_match" | "invalid";
                                 /** @description Why the input is invalid (only then) */
                                 reason?: string;
-                                /** @description The company's records in all (more than `records` holds when above the cap) */
+                                /** @description The company's records in all (more than `records` holds when above the cap; see `next`) */
                                 total: number;
-                                /** @description The records the list endpoint serves for this filter, identical and in its order (newest date_seen first), at most 100 */
+                                /** @description The records the list endpoint serves for this filter, identical and in its order (newest date_seen first): its first page, at most 20. Empty for a repeated company (see `duplicate_of`), and for an input past the answer's 4 MiB of records (see `next`) */
                                 records: components["schemas"]["MaRecord"][];
+                                /** @description Only on a company already asked for in this request (the same filter and `normalized` key): the index in `data` of the first such result, which holds the records; this one has the same `status` and `total` and no records */
+                                duplicate_of?: number;
+                                /**
+                                 * Format: uri
+                                 * @description Only when some of the input's records are not in `records`: the list endpoint's URL (`?website=…` or `?linkedin_url=…` with the input as sent) of the page they start on, page 2 past the cap, page 1 when the answer's records had no room left; follow its Link header for the rest
+                                 */
+                                next?: string;
                             }[];
                         };
                     };
@@ -1983,7 +1997,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2128,7 +2142,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2273,7 +2287,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2439,7 +2453,7 @@ export interface operations {
                 sort_order?: "asc" | "desc";
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2549,7 +2563,7 @@ export interface operations {
                 count?: boolean;
             };
             header?: {
-                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. */
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
                 "If-None-Match"?: string;
             };
             path?: never;

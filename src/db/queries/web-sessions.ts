@@ -1,9 +1,12 @@
 // SQL of the account pages' sign-in sessions. Only a hash of each session token is stored.
+import type { Tier } from '../../config.js';
 import type { Queryable } from '../port.js';
 
 export interface SessionRow {
   account_id: number;
   email: string;
+  /** The account's tier: what its pages' webhook actions are rate limited by. */
+  tier: Tier;
   csrf_token: string;
   /** Decided by the database clock, like the expiry itself. */
   live: boolean;
@@ -23,7 +26,7 @@ export async function insertSession(
 /** A session that was never revoked; `live` tells whether it has expired. */
 export async function findSession(db: Queryable, id: string): Promise<SessionRow | undefined> {
   const rows = await db.query<SessionRow>(
-    `SELECT s.account_id::int, a.email, s.csrf_token, s.expires_at > now() AS live
+    `SELECT s.account_id::int, a.email, a.tier, s.csrf_token, s.expires_at > now() AS live
        FROM web_sessions s JOIN accounts a ON a.id = s.account_id
       WHERE s.id = $1 AND s.revoked_at IS NULL`,
     [id],

@@ -9,10 +9,11 @@ import { clearSessionCookie, issueFormCsrf, type RequestSession } from './cookie
 
 /**
  * The shared services the account pages use (and nothing more). Without the webhook service the
- * profile page has no webhooks section and the webhook pages are not registered.
+ * profile page has no webhooks section and the webhook pages are not registered; without the
+ * limiter (rate limits off) their actions are not metered.
  */
 export type AccountServices = Pick<AppServices, 'config' | 'db' | 'keys' | 'credits' | 'usage' | 'rateLimitStore'> &
-  Partial<Pick<AppServices, 'webhooks'>>;
+  Partial<Pick<AppServices, 'webhooks' | 'limiter' | 'metrics'>>;
 
 /** What every account route needs, resolved once at registration. */
 export interface WebDeps {

@@ -1,6 +1,7 @@
 // Cookies of the account pages: the session cookie, and a CSRF cookie for the forms shown
 // before there is a session (sign-up, sign-in). Both are signed, HttpOnly and SameSite=Lax.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Tier } from '../../config.js';
 import type { Queryable } from '../../db/port.js';
 import { randomToken, readSession, sameSecret, type SessionState } from '../../services/web-sessions.js';
 import { CSRF_FIELD, type Viewer } from '../../web/layout.js';
@@ -14,6 +15,8 @@ export interface SignedInSession {
   status: 'active';
   accountId: number;
   email: string;
+  /** Read with the session: the account's webhook actions on these pages count against its v2 limit. */
+  tier: Tier;
   csrfToken: string;
   token: string;
   viewer: Viewer;

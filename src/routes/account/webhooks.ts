@@ -5,6 +5,7 @@
 // a 404 and nothing changes.
 import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimitHeaders, windowWords } from '../../http/access.js';
 import { nextRefill } from '../../services/accounts.js';
 import { ApiError } from '../../services/errors.js';
 import { FILTER_KEYS } from '../../services/webhook-filters.js';
@@ -99,7 +100,28 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
   const { services } = deps;
   const webhooks: WebhookService | undefined = services.webhooks;
   if (!webhooks) return;
-  const { db } = services;
+  const { db, limiter } = services;
+
+  /**
+   * Webhook work asked for on these pages (create, edit, pause, resume, rotate, delete, test,
+   * redeliver) counts against the account's v2 rate limit: the window its API keys use, in the same
+   * store, so shared by every instance. Unmetered, the pages would be a free way to the API's work
+   * (a test event is a signed POST to any public URL). Counted once the form's CSRF token is checked,
+   * so a forged post cannot use up an account's window. Returns the refusal to show, with the 429's
+   * headers set, or undefined once the action is counted.
+   */
+  async function overLimit(reply: FastifyReply, session: SignedInSession): Promise<string | undefined> {
+    if (!limiter) return undefined;
+    const decision = await limiter.check('v2', session);
+    if (decision.allowed) return undefined;
+    services.metrics?.rateLimitRejections.inc({ family: 'v2', reason: 'limit' });
+    const headers = rateLimitHeaders(decision, 'v2', limiter.windowMs);
+    reply.headers(headers);
+    return (
+      `Too many requests: your plan allows ${decision.limit} ${windowWords(limiter.windowMs)}, API calls and ` +
+      `webhook actions on these pages together, so nothing was done. Try again in ${headers['retry-after']} seconds.`
+    );
+  }
 
   const actorOf = (session: SignedInSession): WebhookActor => ({
     accountId: session.accountId,
@@ -176,8 +198,8 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
 
   /**
    * The signed-in account's webhook a confirmed action (delete, rotate) is about, once the form's
-   * CSRF token is checked; undefined once the sign-in page, a 404 or the confirmation page again
-   * (a bad token) has been sent.
+   * CSRF token is checked and the action counted; undefined once the sign-in page, a 404 or the
+   * confirmation page again (a bad token, the rate limit) has been sent.
    */
   async function confirmedWebhook(
     request: FastifyRequest<{ Params: WebhookParams }>,
@@ -190,6 +212,11 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
     if (!webhook) return undefined;
     if (!sessionCsrfValid(request, session)) {
       await confirmPage(request, reply, session, { action, webhook, status: CSRF_STATUS, problem: CSRF_PROBLEM.message });
+      return undefined;
+    }
+    const limited = await overLimit(reply, session);
+    if (limited) {
+      await confirmPage(request, reply, session, { action, webhook, status: PROBLEM_STATUS.limited, problem: limited });
       return undefined;
     }
     return { session, webhook };
@@ -218,6 +245,8 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       if (!sessionCsrfValid(request, session)) {
         return renderAccount(request, reply, session, CSRF_STATUS, { values, problem: CSRF_PROBLEM.message });
       }
+      const limited = await overLimit(reply, session);
+      if (limited) return renderAccount(request, reply, session, PROBLEM_STATUS.limited, { values, problem: limited });
       let created: WebhookView;
       try {
         created = await webhooks.create(actorOf(session), serviceBody(values));
@@ -257,6 +286,8 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       if (!sessionCsrfValid(request, session)) {
         return renderWebhook(request, reply, session, id, CSRF_STATUS, { form, formProblem: CSRF_PROBLEM.message });
       }
+      const limited = await overLimit(reply, session);
+      if (limited) return renderWebhook(request, reply, session, id, PROBLEM_STATUS.limited, { form, formProblem: limited });
       // Keys the form has no field for (set through the API, ignored by the service) stay as they are.
       const kept = Object.fromEntries(
         Object.entries(current.filters).filter(([key]) => !(FILTER_KEYS as readonly string[]).includes(key)),
@@ -286,6 +317,8 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
         if (!sessionCsrfValid(request, session)) {
           return renderWebhook(request, reply, session, id, CSRF_STATUS, { problem: CSRF_PROBLEM.message });
         }
+        const limited = await overLimit(reply, session);
+        if (limited) return renderWebhook(request, reply, session, id, PROBLEM_STATUS.limited, { problem: limited });
         try {
           await webhooks.update(actorOf(session), id, { active });
         } catch (error) {
@@ -355,6 +388,8 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       if (!sessionCsrfValid(request, session)) {
         return renderWebhook(request, reply, session, id, CSRF_STATUS, { problem: CSRF_PROBLEM.message });
       }
+      const limited = await overLimit(reply, session);
+      if (limited) return renderWebhook(request, reply, session, id, PROBLEM_STATUS.limited, { problem: limited });
       let result: Awaited<ReturnType<WebhookService['test']>>;
       try {
         result = await webhooks.test(session.accountId, id);
@@ -376,6 +411,8 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       if (!sessionCsrfValid(request, session)) {
         return renderWebhook(request, reply, session, id, CSRF_STATUS, { problem: CSRF_PROBLEM.message });
       }
+      const limited = await overLimit(reply, session);
+      if (limited) return renderWebhook(request, reply, session, id, PROBLEM_STATUS.limited, { problem: limited });
       let result: Awaited<ReturnType<WebhookService['retry']>>;
       try {
         result = await webhooks.retry(session.accountId, id, deliveryId);

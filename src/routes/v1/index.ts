@@ -66,7 +66,7 @@ function v1Route<Q extends TObject, F, R extends TSchema, Row extends StoredRow>
     async (request, reply) => {
       const page = await listV1Page(services.readModel, dataset, api, request.query);
       const text = v1PageText(request, page, services.config.publicUrl);
-      if (await notModified(request, reply, v1PageTag(text))) return reply;
+      if (await notModified(request, reply, v1PageTag(services.entityTags, request, text))) return reply;
       return sendV1Page(reply, text);
     },
   );
@@ -84,8 +84,8 @@ export async function v1Routes(app: FastifyInstance, services: AppServices): Pro
     metrics: services.metrics,
     extractKey: v1Key,
     unauthorizedMessage: () => 'Invalid or missing API key (send it in the x-lot-api-key header)',
-    rateLimitedMessage: (limit, windowMs) =>
-      `Rate limit exceeded: a maximum of ${limit} requests ${windowWords(windowMs)} is allowed`,
+    rateLimitedMessage: (limit, windowMs, what) =>
+      `Rate limit exceeded: a maximum of ${limit} ${what} ${windowWords(windowMs)} is allowed`,
   });
   for (const dataset of DATASETS) {
     dataset.open((typed) => {

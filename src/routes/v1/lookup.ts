@@ -10,7 +10,14 @@ import type { AppServices } from '../../dependencies.js';
 import { windowWords, type keyedAccess } from '../../http/access.js';
 import { errorHandling, v1ErrorShape } from '../../http/error-handling.js';
 import { SUCCESS_MESSAGE } from '../../http/v1-reply.js';
-import { LOOKUP_RECORDS_PER_INPUT, LookupBody, LookupResponse, MAX_LOOKUP_INPUTS } from '../../schemas/lookup.js';
+import {
+  LOOKUP_MAX_RECORD_BYTES,
+  LOOKUP_MAX_RESPONSE_BYTES,
+  LOOKUP_RECORDS_PER_INPUT,
+  LookupBody,
+  LookupResponse,
+  MAX_LOOKUP_INPUTS,
+} from '../../schemas/lookup.js';
 import { V1Error } from '../../schemas/v1.js';
 import { invalidParameter } from '../../services/errors.js';
 import { companyLookup, LOOKUP_BODY_SHAPE, lookupBodyProblem, type LookupAnswer } from '../../services/lookup.js';
@@ -92,7 +99,7 @@ function lookupRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
   dataset: Dataset<Q, F, R, Row>,
   api: V1Api<ValidQuery<Q>>,
 ): void {
-  const lookup = companyLookup(services.readModel, dataset);
+  const lookup = companyLookup(services.readModel, dataset, { listUrl: `${services.config.publicUrl}/api/v1${api.path}` });
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     `${api.path}/lookup`,
     {
@@ -106,8 +113,12 @@ function lookupRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
         description:
           `One result per input, in input order (websites, then LinkedIn pages): each input is compared exactly as ` +
           `\`GET /api/v1${api.path}?website=…\` (or \`linkedin_url=…\`) compares it, and its records are the ones that ` +
-          `request serves, newest first, at most ${LOOKUP_RECORDS_PER_INPUT} (\`total\` counts them all). An input that ` +
-          'filter refuses is `invalid`, with the reason. One request against the rate limit, whatever the number of inputs.',
+          `request serves, newest first: its first page, at most ${LOOKUP_RECORDS_PER_INPUT} (\`total\` counts them all, ` +
+          '`next` is the list URL of the rest). An input that filter refuses is `invalid`, with the reason. A company ' +
+          'asked for again (in any spelling) is answered once: its repeats carry `duplicate_of`, the index of the first ' +
+          `result, and no records. An answer holds at most ${LOOKUP_MAX_RECORD_BYTES / 1024 / 1024} MiB of records ` +
+          '(filled in input order; an input past that gets `next` instead) and is at most ' +
+          `${LOOKUP_MAX_RESPONSE_BYTES / 1024 / 1024} MiB in all. One request against the rate limit, whatever the number of inputs.`,
         security: [{ apiKeyHeader: [] }],
         querystring: NO_QUERY,
         body: api.lookupExample ? { ...LookupBody, examples: [api.lookupExample] } : LookupBody,

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../../dependencies.js';
 import type { keyedAccess } from '../../http/access.js';
-import { conditionalList, entityTag, LIST_CACHE_CONTROL, notModified } from '../../http/conditional.js';
+import { conditionalList, LIST_CACHE_CONTROL, notModified } from '../../http/conditional.js';
 import { ChangesQuery, ChangesResponse } from '../../schemas/changes.js';
 import { V2Error } from '../../schemas/v2.js';
 import { readChangesPage, type ChangesPage } from '../../services/changes-feed.js';
@@ -60,7 +60,8 @@ export function changesRoute(app: FastifyInstance, services: AppServices, authen
     },
     async (request, reply) => {
       const page = await readChangesPage(services.db, request.query, { retentionDays: services.config.changeLogRetentionDays });
-      if (await notModified(request, reply, entityTag(page.dataJson, JSON.stringify(page.pagination)))) return reply;
+      const tag = services.entityTags.of(request, page.dataJson, JSON.stringify(page.pagination));
+      if (await notModified(request, reply, tag)) return reply;
       const credits = await settleCredits(services.credits, request, ENDPOINT, page.count);
       request.creditsCharged = credits.used;
       if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: ENDPOINT }, credits.used);

@@ -44,7 +44,7 @@ function signalRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
     },
     async (request, reply) => {
       const page = await listSignalPage(services.readModel, dataset, api, request.query, services.now());
-      if (await notModified(request, reply, signalPageTag(page))) return reply;
+      if (await notModified(request, reply, signalPageTag(services.entityTags, request, page))) return reply;
       const credits = await settleCredits(services.credits, request, api.endpoint, api.paging(request.query).count);
       request.creditsCharged = credits.used;
       if (credits.used > 0) services.metrics.creditsCharged.inc({ endpoint: api.endpoint }, credits.used);
