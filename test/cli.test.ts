@@ -11,7 +11,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -317,6 +317,38 @@ describe('operator commands next to the embedded server', () => {
       assert.match(refused.stderr, /refused/);
       writeFileSync(channelFile, JSON.stringify(channel));
       assert.equal(JSON.parse((await cli(['accounts', 'list', '--json'], env)).stdout).length, 0, 'nothing was created');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('1,000 connections dropped without a command (port checks) leave nothing open; commands still run', async () => {
+    const dataDir = join(root, 'probed');
+    const env = { DATA_DIR: dataDir };
+    const server = await startServer({ ...env, SEED_DEMO: 'false' });
+    try {
+      const { port } = JSON.parse(readFileSync(join(dataDir, 'operator-channel.json'), 'utf8'));
+      // The server's open descriptors (Linux): each connection left behind holds one.
+      const openFds = () => (process.platform === 'linux' ? readdirSync(`/proc/${server.child.pid}/fd`).length : 0);
+      const before = openFds();
+      const probe = () =>
+        new Promise<void>((resolve) => {
+          // Connects and hangs up at once, as `nc -z` or a port scanner does.
+          const socket = connect({ host: '127.0.0.1', port }, () => socket.destroy());
+          socket.once('close', () => resolve());
+          socket.on('error', () => undefined);
+        });
+      for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 100 }, probe));
+
+      let open = openFds();
+      for (let i = 0; i < 100 && open > before + 4; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        open = openFds();
+      }
+      assert.ok(open <= before + 4, `the server holds ${open} descriptors, ${before} before the probes`);
+      const listed = await cli(['keys', 'create', '--email', 'after-probes@example.com', '--json'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(JSON.parse(listed.stdout).id, /^key_/);
     } finally {
       assert.equal(await server.stop(), 0);
     }

@@ -24,7 +24,12 @@ const CHANNEL_FILE = 'operator-channel.json';
 const MAX_FRAME_BYTES = 1024 * 1024;
 /** A connection that has not sent its request by then is dropped (anyone on the host can connect). */
 const REQUEST_TIMEOUT_MS = 10_000;
-/** Connections at once; more are refused by the operating system's backlog, not served. */
+/**
+ * Once the answer is sent, how long the client has to hang up before the connection is cut: the
+ * client closes on reading {exit}, so only one that ignores it (or vanished) is ever cut.
+ */
+const CLOSE_GRACE_MS = 5_000;
+/** Connections at once; Node closes any beyond them at once, unserved. */
 const MAX_CONNECTIONS = 32;
 
 interface ChannelFile {
@@ -217,14 +222,20 @@ function serveConnection(socket: Socket, context: ConnectionContext): Promise<vo
         void run(request).finally(() => {
           finished = true;
           socket.resume(); // nothing more is read; let a sender still writing finish
-          socket.end();
+          hangUpOurSide();
           done();
         });
         return;
       }
       finished = true;
-      socket.end();
+      hangUpOurSide();
       done();
+    };
+    // The connection is half-open (allowHalfOpen): ending our side frees it only once the client
+    // ends its own, so a client that never does is cut after a grace.
+    const hangUpOurSide = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
     };
 
     socket.on('data', (chunk: Buffer) => {
@@ -252,7 +263,11 @@ function serveConnection(socket: Socket, context: ConnectionContext): Promise<vo
       if (!stdinEnded) stdin.destroy(new Error('interrupted'));
       clientLeft();
       if (!request) {
+        // Nothing to answer (a port check, a client that gave up): half-open, the socket would
+        // otherwise wait in CLOSE-WAIT for an end of ours that never comes, holding one of the
+        // MAX_CONNECTIONS places until every command is refused.
         clearTimeout(timer);
+        socket.destroy();
         done();
       }
     };
