@@ -435,6 +435,17 @@ describe("the embedded store is its owner's alone", { skip: process.platform ===
       assert.equal(await server.stop(), 0);
     }
   });
+
+  it('a shared folder (sticky bit, as /tmp) is refused as DATA_DIR, and left as it was', async () => {
+    const shared = join(root, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const result = await cli(['keys', 'list'], { DATA_DIR: shared });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /DATA_DIR .*shared is a shared folder \(sticky bit\): give the store a folder of its own/);
+    assert.equal(statSync(shared).mode & 0o7777, 0o1777);
+    assert.deepEqual(readdirSync(shared), [], 'no lock left behind');
+  });
 });
 
 describe('serve checks its port before opening the store', () => {

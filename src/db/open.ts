@@ -1,4 +1,16 @@
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { openPglite } from './pglite.js';
@@ -67,31 +79,35 @@ const STORE_ENTRIES = ['pglite', 'demo-key', 'session-secret', 'operator-channel
 
 /**
  * Makes DATA_DIR and what the store keeps in it owner-only (folders 700, files 600); the paths
- * whose modes were wider. Symbolic links are not followed (chmod would change their target).
+ * whose modes were wider. DATA_DIR may be a symbolic link (the operator's choice of place); inside
+ * it, links are not followed (chmod would change whatever they point to).
  */
 function restrictToOwner(dataDir: string): string[] {
   const widened: string[] = [];
-  const restrict = (path: string) => {
+  const restrict = (path: string, mode: number, stats: Stats) => {
+    if ((stats.mode & 0o777) === mode) return;
+    chmodSync(path, mode);
+    if (stats.mode & 0o077) widened.push(path);
+  };
+  const restrictTree = (path: string) => {
     let stats;
     try {
       stats = lstatSync(path);
     } catch {
       return; // not there (yet)
     }
-    if (!stats.isDirectory() && !stats.isFile()) return;
-    const mode = stats.isDirectory() ? OWNER_DIR_MODE : OWNER_FILE_MODE;
-    if ((stats.mode & 0o777) !== mode) {
-      chmodSync(path, mode);
-      if (stats.mode & 0o077) widened.push(path);
-    }
-    if (stats.isDirectory() && path !== dataDir) for (const name of readdirSync(path)) restrict(join(path, name));
+    if (stats.isFile()) restrict(path, OWNER_FILE_MODE, stats);
+    if (!stats.isDirectory()) return;
+    restrict(path, OWNER_DIR_MODE, stats);
+    for (const name of readdirSync(path)) restrictTree(join(path, name));
   };
-  if (lstatSync(dataDir).mode & 0o1000) {
+  const root = statSync(dataDir);
+  if (root.mode & 0o1000) {
     // A shared folder such as /tmp: made owner-only, it would lock every other user out of it.
     throw new Error(`DATA_DIR ${resolve(dataDir)} is a shared folder (sticky bit): give the store a folder of its own`);
   }
-  restrict(dataDir);
-  for (const name of [LOCK_FILE, ...STORE_ENTRIES]) restrict(join(dataDir, name));
+  restrict(dataDir, OWNER_DIR_MODE, root);
+  for (const name of [LOCK_FILE, ...STORE_ENTRIES]) restrictTree(join(dataDir, name));
   return widened;
 }
 
