@@ -354,6 +354,20 @@ describe('operator commands next to the embedded server', () => {
         open = openFds();
       }
       assert.ok(open <= before + 4, `the server holds ${open} descriptors, ${before} before the probes`);
+
+      // A request announced larger than any command's (64 KiB) is not waited for, let alone buffered.
+      const started = Date.now();
+      await new Promise<void>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port }, () => {
+          const header = Buffer.alloc(4);
+          header.writeUInt32BE(1024 * 1024);
+          socket.write(Buffer.concat([header, Buffer.alloc(1024, 0x7b)]));
+        });
+        socket.on('error', () => undefined);
+        socket.once('close', () => resolve());
+      });
+      assert.ok(Date.now() - started < 2000, `cut after ${Date.now() - started} ms (the request timeout is 10 s)`);
+
       const listed = await cli(['keys', 'create', '--email', 'after-probes@example.com', '--json'], env);
       assert.equal(listed.code, 0, listed.stderr);
       assert.match(JSON.parse(listed.stdout).id, /^key_/);
