@@ -20,7 +20,7 @@ import { loadPasswordEstimator } from './services/passwords.js';
 import { Metrics } from './infra/metrics.js';
 import { operations, requestId } from './http/operations.js';
 import type { AppServices, Lifecycle } from './dependencies.js';
-import { errorShapeFor, frameworkErrors, notFoundHandler } from './http/error-handling.js';
+import { clientErrorHandler, errorShapeFor, frameworkErrors, notFoundHandler } from './http/error-handling.js';
 import { registerDocs } from './http/docs.js';
 import { EntityTags } from './http/conditional.js';
 import { validatorCompiler } from './http/validation.js';
@@ -105,8 +105,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: false,
     // A request id on every log line and in X-Request-Id.
     genReqId: requestId,
-    // What the router refuses before any route sees it answers in the family's shape too.
+    // What the router refuses before any route sees it answers in the family's shape too,
     frameworkErrors,
+    // and so does what Node's HTTP parser refuses before the framework sees it (431, 414, 400).
+    clientErrorHandler,
   });
   // Requests are checked by the validator ingested records go through (src/services/validation.ts).
   app.setValidatorCompiler(validatorCompiler);

@@ -50,7 +50,7 @@ function embeddedSessionSecret(config: Config): string {
     return readFileSync(file, 'utf8').trim();
   } catch {
     const secret = randomBytes(32).toString('base64url');
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, secret + '\n', { mode: 0o600 });
     return secret;
   }
@@ -84,7 +84,7 @@ export async function serve(
     throw new Error('--workers > 1 needs DATABASE_URL: the embedded store belongs to a single process');
   }
 
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, { log });
   const demoKey = await prepareStore(db, config, log);
   if (workers === 1) {
     await listenAndServe(config, db).catch(async (err: unknown) => {

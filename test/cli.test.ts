@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -11,7 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -163,17 +165,22 @@ describe('dealsignal keys on the embedded store', () => {
 
 interface RunningServer {
   child: ChildProcessWithoutNullStreams;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
 
-/** `dealsignal serve` in its own process; resolves once the banner says it is serving. */
-async function startServer(env: Env): Promise<RunningServer> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    // Opening the embedded store stalls the event loop; shedding is not what these tests are about.
+/** `dealsignal serve` in its own process (with this umask, if given); resolves once the banner says it is serving. */
+async function startServer(env: Env, options: { umask?: string } = {}): Promise<RunningServer> {
+  // Opening the embedded store stalls the event loop; shedding is not what these tests are about.
+  const spawnOptions = {
     env: processEnv({ PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0', LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', ...env }),
-  });
+  };
+  const child = options.umask
+    ? spawn('/bin/sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, BIN, 'serve'], spawnOptions)
+    : spawn(process.execPath, [BIN, 'serve'], spawnOptions);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -189,6 +196,7 @@ async function startServer(env: Env): Promise<RunningServer> {
   });
   return {
     child,
+    output: () => output,
     get: (path, headers = {}) => fetch(`http://127.0.0.1:${port}${path}`, { headers }),
     async stop() {
       child.kill('SIGTERM');
@@ -322,6 +330,52 @@ describe('operator commands next to the embedded server', () => {
     }
   });
 
+  it('1,000 connections dropped without a command (port checks) leave nothing open; commands still run', async () => {
+    const dataDir = join(root, 'probed');
+    const env = { DATA_DIR: dataDir };
+    const server = await startServer({ ...env, SEED_DEMO: 'false' });
+    try {
+      const { port } = JSON.parse(readFileSync(join(dataDir, 'operator-channel.json'), 'utf8'));
+      // The server's open descriptors (Linux): each connection left behind holds one.
+      const openFds = () => (process.platform === 'linux' ? readdirSync(`/proc/${server.child.pid}/fd`).length : 0);
+      const before = openFds();
+      const probe = () =>
+        new Promise<void>((resolve) => {
+          // Connects and hangs up at once, as `nc -z` or a port scanner does.
+          const socket = connect({ host: '127.0.0.1', port }, () => socket.destroy());
+          socket.once('close', () => resolve());
+          socket.on('error', () => undefined);
+        });
+      for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 100 }, probe));
+
+      let open = openFds();
+      for (let i = 0; i < 100 && open > before + 4; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        open = openFds();
+      }
+      assert.ok(open <= before + 4, `the server holds ${open} descriptors, ${before} before the probes`);
+
+      // A request announced larger than any command's (64 KiB) is not waited for, let alone buffered.
+      const started = Date.now();
+      await new Promise<void>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port }, () => {
+          const header = Buffer.alloc(4);
+          header.writeUInt32BE(1024 * 1024);
+          socket.write(Buffer.concat([header, Buffer.alloc(1024, 0x7b)]));
+        });
+        socket.on('error', () => undefined);
+        socket.once('close', () => resolve());
+      });
+      assert.ok(Date.now() - started < 2000, `cut after ${Date.now() - started} ms (the request timeout is 10 s)`);
+
+      const listed = await cli(['keys', 'create', '--email', 'after-probes@example.com', '--json'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(JSON.parse(listed.stdout).id, /^key_/);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
   it('the same commands work with the server stopped, and the server serves their results', async () => {
     const dataDir = join(root, 'stopped');
     const env = { DATA_DIR: dataDir };
@@ -348,6 +402,63 @@ describe('operator commands next to the embedded server', () => {
       assert.equal(await server.stop(), 0);
     }
     assert.equal((await cli(['keys', 'list'], env)).code, 0, 'the store is free again once the server stopped');
+  });
+});
+
+describe("the embedded store is its owner's alone", { skip: process.platform === 'win32' && 'POSIX modes' }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'dealsignal-modes-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  /** Every folder and file under dir (dir included), with its permission bits. */
+  const modes = (dir: string): [string, number][] => {
+    const found: [string, number][] = [[dir, statSync(dir).mode & 0o777]];
+    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      const path = join(entry.parentPath, entry.name);
+      found.push([path, lstatSync(path).mode & 0o777]);
+    }
+    return found;
+  };
+  const notOwnerOnly = (dir: string) =>
+    modes(dir).filter(([path, mode]) => mode !== (statSync(path).isDirectory() ? 0o700 : 0o600));
+
+  it('under umask 000 every folder is 700 and every file 600; a widened store is tightened at start, which says so', async () => {
+    const dataDir = join(root, 'data');
+    const env = { DATA_DIR: dataDir, SEED_DEMO: 'false' };
+    let server = await startServer(env, { umask: '000' });
+    try {
+      const all = modes(dataDir);
+      assert.ok(all.length > 500, `the store's files are there (${all.length})`);
+      assert.ok(all.some(([path]) => path.endsWith('operator-channel.json')) && all.some(([path]) => path.endsWith('.lock')));
+      assert.deepEqual(notOwnerOnly(dataDir), [], 'a new store');
+      assert.doesNotMatch(server.output(), /owner-only/, 'nothing to tighten on a new store');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+
+    // As a store copied with `cp -r` under umask 000, or chmod -R a+rwX, leaves it.
+    for (const [path] of modes(dataDir)) chmodSync(path, statSync(path).isDirectory() ? 0o777 : 0o666);
+    const widened = modes(dataDir).length;
+    server = await startServer(env, { umask: '000' });
+    try {
+      assert.deepEqual(notOwnerOnly(dataDir), [], 'a widened store');
+      assert.match(
+        server.output(),
+        new RegExp(`DATA_DIR ${dataDir}: ${widened} files and folders other users could read or write are now owner-only`),
+      );
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('a shared folder (sticky bit, as /tmp) is refused as DATA_DIR, and left as it was', async () => {
+    const shared = join(root, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const result = await cli(['keys', 'list'], { DATA_DIR: shared });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /DATA_DIR .*shared is a shared folder \(sticky bit\): give the store a folder of its own/);
+    assert.equal(statSync(shared).mode & 0o7777, 0o1777);
+    assert.deepEqual(readdirSync(shared), [], 'no lock left behind');
   });
 });
 

@@ -22,9 +22,19 @@ import type { CommandIo } from './io.js';
 const CHANNEL_FILE = 'operator-channel.json';
 /** Largest frame either side accepts; standard input is sent in pieces of at most this size. */
 const MAX_FRAME_BYTES = 1024 * 1024;
+/**
+ * Largest request (token, arguments, working directory): a connection not yet known to hold the
+ * token may not make the server buffer a megabyte for each of its MAX_CONNECTIONS places.
+ */
+const MAX_REQUEST_BYTES = 64 * 1024;
 /** A connection that has not sent its request by then is dropped (anyone on the host can connect). */
 const REQUEST_TIMEOUT_MS = 10_000;
-/** Connections at once; more are refused by the operating system's backlog, not served. */
+/**
+ * Once the answer is sent, how long the client has to hang up before the connection is cut: the
+ * client closes on reading {exit}, so only one that ignores it (or vanished) is ever cut.
+ */
+const CLOSE_GRACE_MS = 5_000;
+/** Connections at once; Node closes any beyond them at once, unserved. */
 const MAX_CONNECTIONS = 32;
 
 interface ChannelFile {
@@ -47,16 +57,17 @@ function frame(payload: Buffer): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-/** Splits a byte stream into frames; throws on a frame larger than MAX_FRAME_BYTES. */
+/** Splits a byte stream into frames; throws on a frame larger than its limit (MAX_FRAME_BYTES unless set). */
 class FrameReader {
   private pending: Buffer = Buffer.alloc(0);
+  limit = MAX_FRAME_BYTES;
 
   push(chunk: Buffer): Buffer[] {
     this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
     const frames: Buffer[] = [];
     while (this.pending.length >= 4) {
       const length = this.pending.readUInt32BE(0);
-      if (length > MAX_FRAME_BYTES) throw new Error('frame too large');
+      if (length > this.limit) throw new Error('frame too large');
       if (this.pending.length < 4 + length) break;
       frames.push(this.pending.subarray(4, 4 + length));
       this.pending = this.pending.subarray(4 + length);
@@ -160,6 +171,7 @@ interface ConnectionContext {
 function serveConnection(socket: Socket, context: ConnectionContext): Promise<void> {
   return new Promise<void>((done) => {
     const reader = new FrameReader();
+    reader.limit = MAX_REQUEST_BYTES; // until the request is read
     const stdin = new PassThrough();
     // The command that reads standard input sees its errors; one that never asked must not crash on them.
     stdin.on('error', () => undefined);
@@ -208,6 +220,7 @@ function serveConnection(socket: Socket, context: ConnectionContext): Promise<vo
 
     const accept = (bytes: Buffer) => {
       clearTimeout(timer);
+      reader.limit = MAX_FRAME_BYTES;
       request = parseRequest(bytes);
       if (!request || !sameToken(request.token, context.token)) {
         send({ error: 'the running server refused the command: the operator channel token does not match' });
@@ -217,14 +230,20 @@ function serveConnection(socket: Socket, context: ConnectionContext): Promise<vo
         void run(request).finally(() => {
           finished = true;
           socket.resume(); // nothing more is read; let a sender still writing finish
-          socket.end();
+          hangUpOurSide();
           done();
         });
         return;
       }
       finished = true;
-      socket.end();
+      hangUpOurSide();
       done();
+    };
+    // The connection is half-open (allowHalfOpen): ending our side frees it only once the client
+    // ends its own, so a client that never does is cut after a grace.
+    const hangUpOurSide = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
     };
 
     socket.on('data', (chunk: Buffer) => {
@@ -252,7 +271,11 @@ function serveConnection(socket: Socket, context: ConnectionContext): Promise<vo
       if (!stdinEnded) stdin.destroy(new Error('interrupted'));
       clientLeft();
       if (!request) {
+        // Nothing to answer (a port check, a client that gave up): half-open, the socket would
+        // otherwise wait in CLOSE-WAIT for an end of ours that never comes, holding one of the
+        // MAX_CONNECTIONS places until every command is refused.
         clearTimeout(timer);
+        socket.destroy();
         done();
       }
     };

@@ -182,7 +182,7 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
 
 async function migrateCommand(config: Config, _args: string[], io: CommandIo): Promise<number> {
   // Not openStore: that migrates before the command could say what it applied.
-  const db = io.open ? await io.open(config) : await openDatabase(config);
+  const db = io.open ? await io.open(config) : await openDatabase(config, { log: (line) => io.err(`dealsignal: ${line}`) });
   try {
     const applied = await migrate(db);
     io.out(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'migrations are up to date');

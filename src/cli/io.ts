@@ -36,7 +36,7 @@ export function userPath(io: CommandIo, path: string): string {
 /** Opens and migrates the store, or takes the one io provides. */
 export async function openStore(config: Config, io: CommandIo): Promise<Database> {
   if (io.open) return io.open(config);
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, { log: (line) => io.err(`dealsignal: ${line}`) });
   try {
     await migrate(db);
   } catch (err) {

@@ -3,7 +3,6 @@
 // key; it needs none of the server's own configuration. stdout is the protocol channel: everything
 // else goes to stderr.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { DealSignal, DealSignalError } from '@dealsignal/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -111,7 +110,15 @@ export function createMcpServer(ds: DealSignal): Server {
 
 /** Runs the server on stdin/stdout until the client closes stdin (or SIGINT/SIGTERM); the exit status. */
 export async function runMcp(args: string[], env: Record<string, string | undefined>): Promise<number> {
-  parseArgs({ args, options: {}, strict: true });
+  if (args.length > 0) {
+    // Never shown: an argument here is most likely the key (`dealsignal mcp ds_…`), and this message
+    // goes to the assistant's logs. A key belongs in the environment, not in the process list either.
+    console.error(
+      `dealsignal mcp: takes no arguments (${args.length} given, not shown); ` +
+        'set the key in DEALSIGNAL_API_KEY and the server in DEALSIGNAL_URL',
+    );
+    return 2;
+  }
   let config: McpConfig;
   try {
     config = loadMcpConfig(env);

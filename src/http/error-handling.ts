@@ -1,10 +1,20 @@
 // One error handler for every family: ApiErrors, validation failures, an unavailable or too
 // slow database and anything unexpected become a response in the family's own shape, and
 // nothing internal (message, stack, SQL) ever reaches the client.
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, QueryTimeoutError } from '../db/port.js';
-import { ApiError, ERROR_STATUS, ERROR_V2_CODE, errorCodeOf, type ErrorCode } from '../services/errors.js';
+import {
+  ApiError,
+  ERROR_STATUS,
+  ERROR_V2_CODE,
+  errorCodeOf,
+  jsonSyntaxProblem,
+  printable,
+  type ErrorCode,
+} from '../services/errors.js';
 import { validationMessage, validationParam } from './validation.js';
 
 /** What an error is, beyond its status and message: its catalogue entry and the parameter at fault. */
@@ -39,12 +49,16 @@ export interface JsonErrorShape extends ErrorShape {
   body(status: number, message: string, detail?: ErrorDetail): object;
 }
 
-/** An error shape whose body is the JSON that body() makes. */
+/**
+ * An error shape whose body is the JSON that body() makes. Whatever a message quotes of the request,
+ * it is sent printable (see printable()): no error body ever carries binary.
+ */
 export function jsonErrorShape(body: JsonErrorShape['body'], texts: Omit<ErrorShape, 'send'>): JsonErrorShape {
+  const safeBody: JsonErrorShape['body'] = (status, message, detail) => body(status, printable(message), detail);
   return {
     ...texts,
-    body,
-    send: (_request, reply, status, message, detail) => reply.code(status).send(body(status, message, detail)),
+    body: safeBody,
+    send: (_request, reply, status, message, detail) => reply.code(status).send(safeBody(status, message, detail)),
   };
 }
 
@@ -111,6 +125,45 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   return family.send(request, reply, status, error.message, { code: errorCodeOf(status) });
 }
 
+/** The longest URL served: longer ones are a 414 (src/http/operations.ts, and below when the parser refuses them). */
+export const MAX_URL_LENGTH = 4096;
+export const uriTooLongMessage = `URI too long: at most ${MAX_URL_LENGTH} characters`;
+
+/** What Node's HTTP parser refused, as the catalogue entry and message to answer with. */
+function parserRefusal(error: NodeJS.ErrnoException, requestLineEnded: boolean): [ErrorCode, string] {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['REQUEST_TIMEOUT', 'The request did not arrive in time'];
+  if (error.code !== 'HPE_HEADER_OVERFLOW') return ['INVALID_PARAMETER', 'Malformed HTTP request'];
+  // The parser's limit covers the request line too: one that never ended is a URL too long.
+  if (!requestLineEnded) return ['URI_TOO_LONG', uriTooLongMessage];
+  return ['HEADERS_TOO_LARGE', `Request headers too large: at most ${maxHeaderSize / 1024} KiB in all`];
+}
+
+/**
+ * Fastify's clientErrorHandler: what Node's HTTP parser refuses before Fastify sees a request
+ * (headers over its limit, a malformed request, one too slow to arrive) answered in the shape of
+ * the family its path is under, instead of the framework's own body. The path is read from the
+ * bytes the parser refused, which hold the request line unless the client sent it apart from the
+ * rest; without one, the answer is v1's, as for any path outside a family.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const raw = (error as { rawPacket?: Buffer }).rawPacket;
+  const head = raw ? raw.subarray(0, MAX_URL_LENGTH + 32).toString('latin1') : '';
+  const requestLine = /^[A-Z]{1,16} (\/\S*)( HTTP\/1\.[01]\r?\n)?/.exec(head);
+  const [code, message] = parserRefusal(error, requestLine?.[2] !== undefined || !requestLine);
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify(errorShapeFor(requestLine?.[1] ?? '').body(status, message, { code }));
+  this.log.debug({ err: error }, 'request refused by the HTTP parser');
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 type ShapeOf = ErrorShape | ((request: FastifyRequest) => ErrorShape);
 const resolve = (shape: ShapeOf, request: FastifyRequest) => (typeof shape === 'function' ? shape(request) : shape);
 
@@ -159,8 +212,11 @@ export const errorHandling = fp(async (app: FastifyInstance, options: ErrorHandl
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      // Framework-level client errors (bad content type, body too large, ...): their text is safe.
-      const message = shape.clientMessage?.(error) ?? error.message;
+      // Framework-level client errors (bad content type, body too large, ...): their text is safe,
+      // but for the JSON parser's, which quotes the body.
+      const message =
+        shape.clientMessage?.(error) ??
+        (error instanceof SyntaxError ? `The body is not valid JSON (${jsonSyntaxProblem(error)})` : error.message);
       return shape.send(request, reply.code(status), status, message, { code: errorCodeOf(status) });
     }
     request.log.error({ err: error }, 'unhandled error');

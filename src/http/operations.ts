@@ -7,9 +7,7 @@ import { EventLoopMonitor } from '../infra/event-loop-monitor.js';
 import { loadAssets } from '../web/assets.js';
 import { overloadedPage } from '../web/pages/errors.js';
 import { ERROR_STATUS, type ErrorCode } from '../services/errors.js';
-import { errorShapeFor } from './error-handling.js';
-
-export const MAX_URL_LENGTH = 4096;
+import { errorShapeFor, MAX_URL_LENGTH, uriTooLongMessage } from './error-handling.js';
 
 /** Request ids: a sane incoming X-Request-Id is kept (tracing across proxies), else a fresh UUID. */
 export function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
@@ -58,7 +56,7 @@ export const operations = fp(
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
       if (request.url.length > MAX_URL_LENGTH) {
-        return sendError(request, reply, 'URI_TOO_LONG', `URI too long: at most ${MAX_URL_LENGTH} characters`);
+        return sendError(request, reply, 'URI_TOO_LONG', uriTooLongMessage);
       }
     });
 

@@ -204,11 +204,17 @@ export const V2_ERROR_CODES = {
     status: 410,
     description: "`since` is older than the change log's retention (`param` is `since`): resync from the list endpoints",
   },
+  request_timeout: { status: 408, description: "the request did not arrive in full within the server's request timeout" },
   uri_too_long: { status: 414, description: 'the URL is longer than 4096 characters' },
+  unsupported_media_type: {
+    status: 415,
+    description: 'a body sent compressed (`Content-Encoding`) where the endpoint reads it as it is (no v2 endpoint today)',
+  },
   rate_limited: {
     status: 429,
     description: 'the rate limit, or the limit of failed authentications from one address; retry after Retry-After seconds',
   },
+  headers_too_large: { status: 431, description: "the request's headers are larger than 16 KiB" },
   internal_error: { status: 500, description: 'an unexpected failure on our side, logged with the X-Request-Id' },
   unavailable: {
     status: 503,

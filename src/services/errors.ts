@@ -12,9 +12,15 @@ export const ERROR_STATUS = {
   /** What the request points at is no longer kept (a changes feed cursor older than the retention). */
   GONE: 410,
   CONFLICT: 409,
+  /** The request did not arrive in full within Node's request timeout (src/http/error-handling.ts). */
+  REQUEST_TIMEOUT: 408,
   /** The request line is longer than the server reads (src/http/operations.ts). */
   URI_TOO_LONG: 414,
+  /** A body sent compressed (Content-Encoding) to an endpoint that reads it as it is. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  /** The request's headers are larger than Node's HTTP parser reads (src/http/error-handling.ts). */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const;
@@ -35,8 +41,11 @@ export const ERROR_V2_CODE = {
   METHOD_NOT_ALLOWED: 'method_not_allowed',
   GONE: 'gone',
   CONFLICT: 'conflict',
+  REQUEST_TIMEOUT: 'request_timeout',
   URI_TOO_LONG: 'uri_too_long',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
   RATE_LIMITED: 'rate_limited',
+  HEADERS_TOO_LARGE: 'headers_too_large',
   INTERNAL: 'internal_error',
   UNAVAILABLE: 'unavailable',
 } as const satisfies Record<ErrorCode, V2ErrorCode>;
@@ -69,3 +78,25 @@ export class ApiError extends Error {
 
 /** A 400; `param` names the parameter at fault (the first one the message names when two conflict). */
 export const invalidParameter = (message: string, param?: string) => new ApiError('INVALID_PARAMETER', message, {}, param);
+
+/** Control and format characters, lone surrogates and U+FFFD (what undecodable bytes become). */
+const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/gu;
+
+/**
+ * An error message as it may be shown: every character that does not print written as its \uXXXX
+ * escape, so a message quoting what a client sent (a parameter name, a JSON token) never carries
+ * binary, invisible or direction-changing characters.
+ */
+export function printable(message: string): string {
+  return message.replace(NOT_PRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * What JSON.parse found wrong with a body, without the excerpt of the body V8 quotes
+ * ('Unexpected token 'x', "…" is not valid JSON'): the client has its body; echoing it would only
+ * send its bytes back, binary included.
+ */
+export function jsonSyntaxProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : 'invalid JSON';
+  return printable(message.replace(/, "[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ''));
+}

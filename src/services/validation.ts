@@ -46,16 +46,16 @@ interface PropertyRule {
 function coerceQuery(schema: TSchema, query: unknown): unknown {
   if (query === null || typeof query !== 'object') return query;
   const rules = (schema as { properties?: Record<string, PropertyRule> }).properties ?? {};
-  const coerced: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(query)) {
+  const coerce = (name: string, value: unknown): unknown => {
     const type = Object.hasOwn(rules, name) ? rules[name]!.type : undefined;
-    if (typeof value !== 'string') coerced[name] = value;
-    else if ((type === 'integer' || type === 'number') && value.trim() !== '' && !Number.isNaN(Number(value))) {
-      coerced[name] = Number(value);
-    } else if (type === 'boolean' && (value === 'true' || value === 'false')) coerced[name] = value === 'true';
-    else coerced[name] = value;
-  }
-  return coerced;
+    if (typeof value !== 'string') return value;
+    if ((type === 'integer' || type === 'number') && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+    if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+    return value;
+  };
+  // Built as own properties, never assigned: `coerced["__proto__"] = "1"` would set the object's
+  // prototype instead, and ?__proto__=1 would vanish rather than be refused as an unknown parameter.
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, coerce(name, value)]));
 }
 
 /**

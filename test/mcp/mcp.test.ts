@@ -373,16 +373,44 @@ describeEach('dealsignal mcp', (backend) => {
 });
 
 describe('dealsignal mcp: configuration', () => {
-  it('stops at once with exit status 1 and a message on stderr without DEALSIGNAL_API_KEY', async () => {
-    const env = { PATH: process.env.PATH, DEALSIGNAL_URL: 'http://127.0.0.1:1' };
-    const child = spawn(process.execPath, [BIN, 'mcp'], { env, timeout: 30_000 });
+  /** Runs `dealsignal ARGS` to its end with this environment (and nothing on standard input). */
+  async function run(args: string[], env: Record<string, string | undefined>) {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 30_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    return { code, stdout, stderr };
+  }
+
+  it('stops at once with exit status 1 and a message on stderr without DEALSIGNAL_API_KEY', async () => {
+    const { code, stdout, stderr } = await run(['mcp'], { DEALSIGNAL_URL: 'http://127.0.0.1:1' });
     assert.equal(code, 1);
     assert.equal(stdout, '');
     assert.match(stderr, /^dealsignal mcp: DEALSIGNAL_API_KEY is not set/);
+  });
+
+  it('a key given as an argument, in any form, never appears in its output', async () => {
+    const key = generateApiKey();
+    const forms = [[key], ['--key', key], [`--api-key=${key}`], [`--${key}`], ['--', key], ['--help', key]];
+    const cases = [
+      ...forms.map((args) => ({ args, env: {} })),
+      ...forms.slice(0, 2).map((args) => ({ args, env: { DEALSIGNAL_API_KEY: generateApiKey() } })),
+    ];
+    for (const { args, env } of cases) {
+      const { code, stdout, stderr } = await run(['mcp', ...args], { DEALSIGNAL_URL: 'http://127.0.0.1:1', ...env });
+      const label = `mcp ${args.join(' ')} (${Object.keys(env).join() || 'no key in the environment'})`;
+      assert.ok(!stderr.includes(key) && !stderr.includes(key.slice(3, 15)), `${label} echoed the key: ${stderr}`);
+      assert.equal(stdout, '', label);
+      assert.equal(code, 2, `${label}: ${stderr}`);
+      assert.equal(
+        stderr,
+        `dealsignal mcp: takes no arguments (${args.length} given, not shown); set the key in DEALSIGNAL_API_KEY and ` +
+          'the server in DEALSIGNAL_URL\n',
+        label,
+      );
+    }
   });
 });

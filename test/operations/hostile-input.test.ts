@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -330,6 +331,139 @@ describeEach('hostile input', (backend) => {
     }
     const after = await ctx.app.inject({ method: 'GET', url: '/api/v1/funding', headers: headersFor('v1') });
     assert.equal(after.body, v1.body, 'page 1 is as it was');
+  });
+
+  it('what the HTTP parser refuses (431, 414, 400) is answered in the shape of the family the path is under', async () => {
+    const url = new URL(await ctx.app.listen({ port: 0, host: '127.0.0.1' }));
+    /** Sends raw bytes (in pieces, if several) and reads the answer to its end. */
+    const raw = (...pieces: string[]) =>
+      new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+        const socket = connect({ host: url.hostname, port: Number(url.port) }, async () => {
+          for (const piece of pieces) {
+            socket.write(piece);
+            if (pieces.length > 1) await new Promise((done) => setTimeout(done, 30));
+          }
+        });
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+        socket.on('error', () => undefined);
+        socket.once('close', () => {
+          const [head = '', body = ''] = answer.split('\r\n\r\n');
+          const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]);
+          if (!status) reject(new Error(`no answer: ${JSON.stringify(answer)}`));
+          resolve({ status, type: /content-type: ([^\r]+)/i.exec(head)?.[1] ?? '', body });
+        });
+      });
+    const big = `X-Big: ${'a'.repeat(20_000)}\r\n`;
+    const cases: [path: string, family: 'v1' | 'v2', pieces: string[], status: number, message: string][] = [
+      [
+        '/api/v1/funding',
+        'v1',
+        [`GET /api/v1/funding HTTP/1.1\r\nHost: x\r\n${big}\r\n`],
+        431,
+        'Request headers too large: at most 16 KiB in all',
+      ],
+      [
+        '/api/v2/signals/investors',
+        'v2',
+        [`GET /api/v2/signals/investors HTTP/1.1\r\nHost: x\r\n${big}\r\n`],
+        431,
+        'Request headers too large: at most 16 KiB in all',
+      ],
+      [
+        '/api/v2/webhooks',
+        'v2',
+        [`POST /api/v2/webhooks HTTP/1.1\r\nHost: x\r\n${big}\r\n`],
+        431,
+        'Request headers too large: at most 16 KiB in all',
+      ],
+      // The request line in a piece of its own: the refused bytes do not say the path, so v1's shape.
+      [
+        '(sent apart)',
+        'v1',
+        [`GET /api/v2/signals/investors HTTP/1.1\r\n`, `Host: x\r\n${big}\r\n`],
+        431,
+        'Request headers too large: at most 16 KiB in all',
+      ],
+      [
+        '/api/v2 (a URL past the limit)',
+        'v2',
+        [`GET /api/v2/signals/investors?search=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+        414,
+        'URI too long: at most 4096 characters',
+      ],
+      [
+        '/api/v1 (a URL past the limit)',
+        'v1',
+        [`GET /api/v1/funding?country=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+        414,
+        'URI too long: at most 4096 characters',
+      ],
+      [
+        '/api/v2 (a malformed header)',
+        'v2',
+        [`GET /api/v2/signals/investors HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`],
+        400,
+        'Malformed HTTP request',
+      ],
+      [
+        '/api/v1 (a malformed header)',
+        'v1',
+        [`GET /api/v1/funding HTTP/1.1\r\nHost: x\r\nBad\u0001: 1\r\n\r\n`],
+        400,
+        'Malformed HTTP request',
+      ],
+    ];
+    const v2Codes: Record<number, string> = { 431: 'headers_too_large', 414: 'uri_too_long', 400: 'invalid_parameter' };
+    for (const [label, family, pieces, status, message] of cases) {
+      const answer = await raw(...pieces);
+      assert.equal(answer.status, status, `${label}: ${answer.body}`);
+      assert.match(answer.type, /^application\/json/, label);
+      const expected = family === 'v1' ? { code: status, message } : { success: false, error: message, code: v2Codes[status] };
+      assert.deepEqual(JSON.parse(answer.body), expected, label);
+    }
+    // fetch (undici) sees the same: a body it can read, in the family's shape.
+    const res = await fetch(new URL('/api/v2/signals/investors', url), { headers: { 'x-big': 'a'.repeat(20_000) } });
+    assert.equal(res.status, 431);
+    assert.deepEqual(await res.json(), {
+      success: false,
+      error: 'Request headers too large: at most 16 KiB in all',
+      code: 'headers_too_large',
+    });
+  });
+
+  it('no error message ever carries binary: bodies and parameter names of any bytes, in every family', async () => {
+    const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;
+    const message = (body: { message?: string; error?: string }) => body.message ?? body.error ?? '';
+    const bytes = fc.uint8Array({ minLength: 1, maxLength: 200 }).map((array) => Buffer.from(array));
+    await fc.assert(
+      fc.asyncProperty(
+        bytes,
+        fc.constantFrom('/api/v1/funding/lookup', '/api/v1/m-a/lookup', '/api/v2/webhooks'),
+        async (payload, path) => {
+          const headers = path.startsWith('/api/v1') ? { 'x-lot-api-key': key } : { authorization: `Bearer ${key}` };
+          const res = await ctx.app.inject({
+            method: 'POST',
+            url: path,
+            headers: { ...headers, 'content-type': 'application/json' },
+            payload,
+          });
+          assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${path}: ${res.statusCode} ${res.body}`);
+          assert.doesNotMatch(message(res.json()), NOT_PRINTABLE, `${path}: ${res.body}`);
+        },
+      ),
+      { numRuns: 150, examples: [[Buffer.from('\u001f\u008b\u0008\u0000', 'latin1'), '/api/v2/webhooks']] },
+    );
+    await fc.assert(
+      fc.asyncProperty(bytes, fc.constantFrom(...ENDPOINTS), async (name, endpoint) => {
+        const encoded = [...name].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+        const url = `${endpoint.path}?${encoded}=1`;
+        const res = await ctx.app.inject({ method: 'GET', url, headers: headersFor(endpoint.family) });
+        assert.ok(res.statusCode < 500, `${url}: ${res.body}`);
+        if (res.statusCode !== 200) assert.doesNotMatch(message(res.json()), NOT_PRINTABLE, `${url}: ${res.body}`);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('hostile headers, paths and methods under the API never cause a 5xx and keep the family shape', async () => {

@@ -113,6 +113,28 @@ describeEach('v1 errors', (backend) => {
       it(`/api/v1/m-a?${query}`, async () => void (await expectError(`/api/v1/m-a?${query}`, 400, pattern)));
     }
 
+    it("names of Object.prototype's members (__proto__, constructor, …) are unknown parameters like any other", async () => {
+      for (const path of V1_PATHS) {
+        for (const name of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']) {
+          for (const query of [`${name}=1`, `page=1&${name}=%7B%7D`]) {
+            await expectError(`${path}?${query}`, 400, new RegExp(`^Unknown parameter "${name}"; allowed parameters: `));
+          }
+        }
+      }
+      // The lookup, which takes no query parameter at all, and v2 alike.
+      const lookup = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/funding/lookup?__proto__=1',
+        headers: { 'x-lot-api-key': key, 'content-type': 'application/json' },
+        payload: { websites: ['acme.io'] },
+      });
+      assert.equal(lookup.statusCode, 400, lookup.body);
+      assert.match(lookup.json().message, /^Unknown parameter "__proto__"/);
+      const v2 = await get('/api/v2/signals/investors?__proto__=1', { authorization: `Bearer ${key}` });
+      assert.equal(v2.statusCode, 400, v2.body);
+      assert.equal(v2.json().param, '__proto__');
+    });
+
     it('status lists its allowed values', async () => {
       const message = await expectError('/api/v1/m-a?status=closed', 400, /status/);
       for (const s of ['announced', 'completed', 'pending']) assert.ok(message.includes(s), message);

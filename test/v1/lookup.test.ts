@@ -1,6 +1,8 @@
 // POST /api/v1/funding/lookup and /api/v1/m-a/lookup: one result per input, in input order, each
 // answered exactly as the list endpoint's website / linkedin_url filter answers it.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -365,6 +367,67 @@ describeEach('POST /api/v1/{funding,m-a}/lookup', (backend) => {
       assert.equal(res.statusCode, 200, `${type}: ${res.body}`);
       assert.equal(res.json().response.data[0].status, 'matched');
     }
+  });
+
+  it("a compressed body (Content-Encoding) is a 415 in the v1 shape; an error never echoes the body's bytes", async () => {
+    const body = JSON.stringify({ websites: ['acme.io'] });
+    const post = (payload: Buffer | string, headers: Record<string, string>) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/funding/lookup',
+        headers: { 'x-lot-api-key': key, 'content-type': 'application/json', ...headers },
+        payload,
+      });
+    const encoded: [string, Buffer][] = [
+      ['gzip', gzipSync(body)],
+      ['GZIP', gzipSync(body)],
+      ['x-gzip', gzipSync(body)],
+      ['deflate', deflateSync(body)],
+      ['br', brotliCompressSync(body)],
+    ];
+    for (const [encoding, payload] of encoded) {
+      for (const { path } of ENDPOINTS) {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: `${path}/lookup`,
+          headers: { 'x-lot-api-key': key, 'content-type': 'application/json', 'content-encoding': encoding },
+          payload,
+        });
+        assert.equal(res.statusCode, 415, `${path} ${encoding}: ${res.body}`);
+        assert.deepEqual(res.json(), {
+          code: 415,
+          message: `Content-Encoding ${encoding.toLowerCase()} is not supported: send the JSON body uncompressed`,
+        });
+      }
+    }
+    const listed = await post(gzipSync(body), { 'content-encoding': 'gzip, br' });
+    assert.equal(listed.statusCode, 415, listed.body);
+    assert.equal(listed.json().message, 'This Content-Encoding is not supported: send the JSON body uncompressed');
+    // The key is checked first, as for any other problem of the request.
+    assert.equal((await post(gzipSync(body), { 'content-encoding': 'gzip', 'x-lot-api-key': 'nope' })).statusCode, 401);
+    assert.equal((await post(body, { 'content-encoding': 'identity' })).statusCode, 200);
+
+    // Compressed or binary bytes sent unlabelled are not JSON; the message says so without quoting them.
+    const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;
+    const binary = [
+      gzipSync(body),
+      brotliCompressSync(body),
+      randomBytes(512),
+      Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x00, 0x22]),
+    ];
+    for (const payload of binary) {
+      const res = await post(payload, {});
+      assert.equal(res.statusCode, 400, res.body);
+      const { message } = res.json();
+      assert.match(message, /^The body is not valid JSON \(.+\)$/);
+      assert.doesNotMatch(message, NOT_PRINTABLE, message);
+      assert.ok(message.length < 120, message);
+    }
+    assert.equal(
+      (await post(gzipSync(body), {})).json().message,
+      "The body is not valid JSON (Unexpected token '\\u001f')",
+      'the offending character, written out',
+    );
   });
 
   describe('400 in the v1 shape, naming the problem', () => {

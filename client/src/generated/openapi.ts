@@ -1284,13 +1284,16 @@ export interface components {
              *     - `method_not_allowed` (405): the path does not take this method (not answered today: such requests are 404)
              *     - `conflict` (409): the request conflicts with the current state (no v2 endpoint answers it today)
              *     - `gone` (410): `since` is older than the change log's retention (`param` is `since`): resync from the list endpoints
+             *     - `request_timeout` (408): the request did not arrive in full within the server's request timeout
              *     - `uri_too_long` (414): the URL is longer than 4096 characters
+             *     - `unsupported_media_type` (415): a body sent compressed (`Content-Encoding`) where the endpoint reads it as it is (no v2 endpoint today)
              *     - `rate_limited` (429): the rate limit, or the limit of failed authentications from one address; retry after Retry-After seconds
+             *     - `headers_too_large` (431): the request's headers are larger than 16 KiB
              *     - `internal_error` (500): an unexpected failure on our side, logged with the X-Request-Id
              *     - `unavailable` (503): the database is not answering, or the server is overloaded; retry after Retry-After seconds
              * @enum {string}
              */
-            code: "invalid_parameter" | "invalid_api_key" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "uri_too_long" | "rate_limited" | "internal_error" | "unavailable";
+            code: "invalid_parameter" | "invalid_api_key" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "request_timeout" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
             /**
              * @description The query parameter at fault (e.g. `limit`, `countries`, `since`; a body field by its path), on every 400 one parameter causes (when two conflict, the first the message names) and on the 410 (`since`); absent otherwise
              * @example limit
@@ -1782,6 +1785,15 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            /** @description The body is compressed (a `Content-Encoding` other than `identity`): send it as it is */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
             /** @description More requests per minute than the account's limit (60 unless the account has its own); a lookup is one request */
             429: {
                 headers: {
@@ -1914,6 +1926,15 @@ export interface operations {
             };
             /** @description The body is larger than 256 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The body is compressed (a `Content-Encoding` other than `identity`): send it as it is */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@
 // limit (one request, whatever the number of inputs) and same error shape as the list endpoints.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import type { FastifyBodyParser, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dataset, StoredRow, V1Api, ValidQuery } from '../../datasets/dataset.js';
 import { DATASETS } from '../../datasets/index.js';
 import type { AppServices } from '../../dependencies.js';
@@ -19,7 +19,7 @@ import {
   MAX_LOOKUP_INPUTS,
 } from '../../schemas/lookup.js';
 import { V1Error } from '../../schemas/v1.js';
-import { invalidParameter } from '../../services/errors.js';
+import { ApiError, invalidParameter, jsonSyntaxProblem } from '../../services/errors.js';
 import { companyLookup, LOOKUP_BODY_SHAPE, lookupBodyProblem, type LookupAnswer } from '../../services/lookup.js';
 
 /** 100 inputs as long as the list filter takes them (2,048 characters) fit, with room to spare. */
@@ -45,12 +45,24 @@ const parseJsonBody: FastifyBodyParser<string> = (_request, text, done) => {
   try {
     body = JSON.parse(text);
   } catch (error) {
-    return done(invalidParameter(`The body is not valid JSON (${(error as Error).message})`), undefined);
+    return done(invalidParameter(`The body is not valid JSON (${jsonSyntaxProblem(error)})`), undefined);
   }
   // Fastify gives a request without a body a null one: a null sent is told apart here.
   if (body === null) return done(invalidParameter(`The body must be a JSON object ${LOOKUP_BODY_SHAPE}, not null`), undefined);
   done(null, body);
 };
+
+/**
+ * A body is read as it is sent: a compressed one (Content-Encoding: gzip, deflate, br, …) is refused
+ * before it is read, rather than parsed as JSON and refused for its bytes. 100 inputs are at most a
+ * few kilobytes, so compression would save a client little and cost the server a decompressor.
+ */
+async function refuseEncodedBody(request: FastifyRequest): Promise<void> {
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return;
+  const named = /^[a-z0-9._-]{1,32}$/.test(encoding) ? `Content-Encoding ${encoding}` : 'This Content-Encoding';
+  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `${named} is not supported: send the JSON body uncompressed`);
+}
 
 const refusal = (message: string) => ({ error: [{ keyword: 'schema', instancePath: '', schemaPath: '', params: {}, message }] });
 
@@ -77,6 +89,7 @@ function errorResponses(services: AppServices) {
     },
     401: { ...errorRef, description: 'Missing, malformed, unknown or revoked API key' },
     413: { ...errorRef, description: `The body is larger than ${LOOKUP_BODY_LIMIT / 1024} KiB` },
+    415: { ...errorRef, description: 'The body is compressed (a `Content-Encoding` other than `identity`): send it as it is' },
     429: {
       ...errorRef,
       description: `More requests ${windowWords(windowMs)} than the account's limit (${v1} unless the account has its own); a lookup is one request`,
@@ -104,6 +117,7 @@ function lookupRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
     `${api.path}/lookup`,
     {
       onRequest: authenticate,
+      preParsing: refuseEncodedBody,
       bodyLimit: LOOKUP_BODY_LIMIT,
       validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? validateLookupBody : validateNoQuery),
       schema: {
