@@ -629,7 +629,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Subscribes an endpoint to event types, optionally narrowed by filters. The signing secret (whsec_…) is in this response only. At most 10 active webhooks per account. Free (0 credits); counts against the rate limit like any v2 request.
+         * @description Subscribes an endpoint to event types, optionally narrowed by filters. The signing secret (whsec_…) is in this response only. At most 10 webhooks per account, paused ones included (WEBHOOK_MAX_PER_ACCOUNT). Free (0 credits); counts against the rate limit like any v2 request.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -739,7 +739,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Update a webhook
-         * @description Changes any subset of the fields. active false pauses (deliveries queue up), true turns it on again (also a deleted or a paused one; queued deliveries then go out in order). rotate_secret true mints a new secret, returned in this response only; the old one stops signing at once. Free (0 credits); counts against the rate limit like any v2 request.
+         * @description Changes any subset of the fields. active false pauses: deliveries queue up to a bound (the oldest WEBHOOK_PAUSED_BACKLOG, 1,000 by default; later events are dropped and paused_reason counts them). true turns it on again (also a deleted one, within the 10-webhook cap; queued deliveries then go out in order). rotate_secret true mints a new secret, returned in this response only; the old one stops signing at once. Free (0 credits); counts against the rate limit like any v2 request.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -791,7 +791,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Soft delete: no more events, gone from the list; its history is kept and PUT active:true brings it back. Free (0 credits); counts against the rate limit like any v2 request.
+         * @description Soft delete: no more events, gone from the list, its queued deliveries deleted with it; its delivery log is kept and PUT active:true brings it back. Free (0 credits); counts against the rate limit like any v2 request.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -967,7 +967,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a delivery
-         * @description Sends the delivery again now, with its event_id and body, signed with the current secret, as a new delivery. A delivery still queued for an automatic retry is replaced by this one. 409 when it already succeeded. 1 credit when the endpoint answers 2xx, free otherwise; 402 when the balance is empty.
+         * @description Sends the delivery again now, with its event_id and body, signed with the current secret, as a new delivery. A delivery still queued is taken out of the queue when this retry succeeds, and otherwise stays queued. 409 when it already succeeded, or while another attempt of the event is being sent. 1 credit when the body is written to the endpoint's connection, whatever it answers (this differs on purpose from the published "on success": data that left was delivered), unless an earlier attempt of the event to this webhook was paid already (then free); free when the body never left (refused connection, DNS failure, refused address) and for a system.test event; 402 when the event is not paid yet and the balance is empty. meta.creditsUsed says what this call cost.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -1336,7 +1336,7 @@ export interface components {
                 consecutive_failures: number;
             };
             paused_reason: string | null;
-            /** @description Ours: deliveries queued and not yet delivered */
+            /** @description Ours: deliveries queued and not yet delivered (a paused webhook keeps at most WEBHOOK_PAUSED_BACKLOG) */
             pending_deliveries: number;
         };
         /** WebhookDelivery */
@@ -3426,7 +3426,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
-            /** @description The delivery already succeeded (conflict) */
+            /** @description The delivery already succeeded, or another attempt of its event is being sent right now (conflict) */
             409: {
                 headers: {
                     [name: string]: unknown;
