@@ -122,7 +122,11 @@ export async function processInboxFile(
     ...(report ?? {}),
     ...(error !== undefined ? { error } : {}),
   };
-  await writeFile(join(target, `${finalName}.report.json`), JSON.stringify(inboxReport, null, 2) + '\n');
+  // Written whole under a .tmp name (never read by the inbox), then renamed: whoever watches
+  // processed/ and failed/ for reports never reads half of one.
+  const partial = join(dir, `${finalName}.report.json.tmp`);
+  await writeFile(partial, JSON.stringify(inboxReport, null, 2) + '\n');
+  await rename(partial, join(target, `${finalName}.report.json`));
   const line = `inbox: ${name} → ${movedTo}/${finalName}: ${report ? summarize(report) : error}`;
   if (movedTo === 'processed') log.info(line);
   else log.warn(line);
