@@ -27,6 +27,8 @@ import { validatorCompiler } from './http/validation.js';
 import { HttpWebhookTransport, systemResolver, type HostResolver } from './infra/webhook-transport.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
 import { WebhookService } from './services/webhooks.js';
+import { keyringOf } from './services/secret-box.js';
+import { WebhookSecrets } from './services/webhook-secrets.js';
 
 export interface AppOptions {
   config: Config;
@@ -77,6 +79,24 @@ function defaultRateLimitStore(config: Config, log: FallbackLogger): RateLimitSt
   );
 }
 
+/**
+ * Seals the webhook secrets not yet sealed under the current key (plaintext ones from before
+ * secrets were encrypted, ones under SECRETS_KEY_PREVIOUS) and says what it did and what is left.
+ */
+async function sealStoredSecrets(secrets: WebhookSecrets, log: FastifyInstance['log']): Promise<void> {
+  const report = await secrets.sealStored();
+  if (report.sealed + report.resealed > 0) {
+    log.info(report, `webhook secrets: ${report.sealed} sealed, ${report.resealed} re-sealed with the current key`);
+  }
+  if (report.unreadable > 0) {
+    log.error(
+      report,
+      `webhook secrets: ${report.unreadable} cannot be opened with SECRETS_KEY or SECRETS_KEY_PREVIOUS; ` +
+        'their webhooks are not delivered until the key that sealed them is configured or their owners rotate them',
+    );
+  }
+}
+
 /** Builds the whole HTTP app without listening: used by the server, the tests and the benchmark. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -121,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const credits = new CreditMeter(db, config.credits);
   const webhookPolicy = { allowedNetworks: config.webhooks.allowedNetworks, resolver: options.webhookResolver ?? systemResolver };
   const webhookTransport = new HttpWebhookTransport({ policy: webhookPolicy, timeoutMs: config.webhooks.timeoutMs });
+  const webhookSecrets = new WebhookSecrets(db, keyringOf(config), app.log);
+  await sealStoredSecrets(webhookSecrets, app.log);
   const services: AppServices = {
     config,
     db,
@@ -142,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pausedBacklog: config.webhooks.pausedBacklog,
       // An attempt takes at most the timeout; twice that leaves time to record it.
       retryHoldMs: 2 * config.webhooks.timeoutMs,
+      secrets: webhookSecrets,
     }),
     metrics: new Metrics(db),
     // The one secret every instance shares (required with PostgreSQL; kept in DATA_DIR on the embedded store).
@@ -156,6 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         db,
         webhookTransport,
         services.credits,
+        webhookSecrets,
         config.webhooks,
         app.log,
         (outcome, latencyMs) => {

@@ -32,6 +32,13 @@ export interface Config {
    * DATABASE_URL; on the embedded store the server keeps a generated one in DATA_DIR.
    */
   sessionSecret: string | undefined;
+  /**
+   * Seals webhook signing secrets at rest (AES-256-GCM, 32 bytes; SECRETS_KEY, the same on every
+   * instance). Undefined: a key derived from sessionSecret (HKDF) seals them.
+   */
+  secretsKey: Buffer | undefined;
+  /** The key before a rotation (SECRETS_KEY_PREVIOUS): what it sealed is still read, and re-sealed with the current key. */
+  secretsKeyPrevious: Buffer | undefined;
   /** Bearer token of the ingestion routes (/admin/ingest/KIND); the routes are off when unset. */
   adminToken: string | undefined;
   /** Folder watched for files to ingest while serving. */
@@ -176,6 +183,16 @@ function cidrListVar(env: Env, name: string, problems: string[]): string[] {
   return blocks;
 }
 
+/** A 32-byte key given as 64 hex characters or base64 (base64url too, padding optional). */
+function keyVar(env: Env, name: string, problems: string[]): Buffer | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (/^[0-9a-f]{64}$/i.test(raw)) return Buffer.from(raw, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) return Buffer.from(raw, 'base64');
+  problems.push(`${name} must be 32 bytes written as 64 hex characters or base64 (make one with: openssl rand -hex 32)`);
+  return undefined;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
@@ -217,6 +234,8 @@ export function loadConfig(env: Env = process.env): Config {
       enterprise: intVar(env, 'CREDITS_ENTERPRISE', 1_000_000, 0, 1e12, problems),
     },
     sessionSecret: env.SESSION_SECRET?.trim() || undefined,
+    secretsKey: keyVar(env, 'SECRETS_KEY', problems),
+    secretsKeyPrevious: keyVar(env, 'SECRETS_KEY_PREVIOUS', problems),
     adminToken: env.ADMIN_TOKEN?.trim() || undefined,
     inboxDir: env.INBOX_DIR?.trim() || undefined,
     changeLogRetentionDays: intVar(env, 'CHANGE_LOG_RETENTION_DAYS', 7, 1, 3650, problems),

@@ -65,7 +65,10 @@ export const Webhook = Type.Object(
     last_modified_by: Nullable(Type.String()),
     last_modified_via: Nullable(Type.String({ enum: ['api', 'dashboard'] })),
     secret: Type.Optional(
-      Type.String({ description: 'The signing secret (whsec_…): returned only on create and on rotate_secret' }),
+      Type.String({
+        description:
+          "The signing secret (whsec_…): returned only on create and on rotate_secret; stored encrypted with the server's key",
+      }),
     ),
     secret_preview: Type.Optional(Type.String({ description: "An ellipsis and the secret's last 4 characters" })),
     stats: Stats,

@@ -28,6 +28,7 @@ import type { DeliveryResult, WebhookTransport } from '../infra/webhook-transpor
 import type { CreditMeter } from './credits.js';
 import { WebhookDispatcher, type DispatchLog } from './webhook-dispatcher.js';
 import { signDelivery } from './webhook-signing.js';
+import { SecretUnreadable, type WebhookSecrets } from './webhook-secrets.js';
 
 export interface DeliveryOptions {
   concurrency: number;
@@ -106,6 +107,7 @@ export class WebhookDelivery {
     private readonly db: Database,
     private readonly transport: WebhookTransport,
     private readonly credits: CreditMeter,
+    private readonly secrets: WebhookSecrets,
     private readonly options: DeliveryOptions,
     private readonly log: DeliveryLog,
     private readonly onAttempt: AttemptListener = () => undefined,
@@ -193,6 +195,11 @@ export class WebhookDelivery {
     const settlements: Settlement[] = [];
     const started = Date.now();
     const { deliveries } = webhook;
+    const secret = await this.openSecret(webhook, outcome, attempts);
+    if (secret === undefined) {
+      await this.recorder.record(attempts, outcome, settlements);
+      return;
+    }
     // Queued deliveries are all billed (a test event is sent at once, never queued).
     const charge = { accountId: webhook.account_id, webhookId: webhook.id, endpoint: 'webhooks.delivery' };
     // The answers of the last reservation, for deliveries[from ...]; next: the first delivery not sent.
@@ -220,7 +227,7 @@ export class WebhookDelivery {
         break;
       }
       const now = new Date();
-      const headers = signDelivery(webhook.secret, {
+      const headers = signDelivery(secret, {
         eventId: delivery.event_id,
         eventType: delivery.event_type,
         timestamp: now,
@@ -274,6 +281,44 @@ export class WebhookDelivery {
       }
     }
     await this.recorder.record(attempts, outcome, settlements);
+  }
+
+  /**
+   * The webhook's signing secret, opened. When this server cannot read it (a key not configured, a
+   * stored value changed or moved from another webhook), nothing is signed or sent and nothing is
+   * charged: the webhook's deliveries wait as they would without credits, its oldest one says why
+   * in the delivery log, and the operator is told. It is not a failure of the receiver, so it does
+   * not count toward pausing the webhook.
+   */
+  private async openSecret(
+    webhook: ClaimedWebhook,
+    outcome: WebhookOutcome,
+    attempts: AttemptResult[],
+  ): Promise<string | undefined> {
+    try {
+      return await this.secrets.open(webhook);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      this.log.error(`webhooks: not delivering: ${error.message}`);
+      const at = new Date();
+      outcome.heldUntil = new Date(at.getTime() + this.options.creditsRecheckMs);
+      const head = webhook.deliveries[0];
+      if (head) {
+        attempts.push({
+          deliveryId: head.id,
+          status: 'pending',
+          attemptCount: head.attempt_count,
+          nextAttemptAt: outcome.heldUntil,
+          responseStatus: 0,
+          responseBody: '',
+          latencyMs: 0,
+          error:
+            "not sent: the server cannot read this webhook's signing secret (rotate the secret, or ask the operator to check SECRETS_KEY)",
+          at,
+        });
+      }
+      return undefined;
+    }
   }
 }
 

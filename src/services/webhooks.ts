@@ -21,6 +21,7 @@ import { ApiError, invalidParameter } from './errors.js';
 import { isBilled, isDelivered, reserveCredits } from './webhook-delivery.js';
 import { compileWebhookFilters, EVENT_TYPES } from './webhook-filters.js';
 import { eventBody, newWebhookSecret, secretPreview, signDelivery } from './webhook-signing.js';
+import { secretUnreadableError, SecretUnreadable, type WebhookSecrets } from './webhook-secrets.js';
 
 /** Who is changing a webhook, and from where (the published last_modified_by / last_modified_via). */
 export interface WebhookActor {
@@ -100,7 +101,7 @@ export function webhookView(row: WebhookRow, secret?: string, pausedBacklog = Nu
     updated_at: iso(row.updated_at)!,
     last_modified_by: row.last_modified_by,
     last_modified_via: row.last_modified_via,
-    ...(secret === undefined ? { secret_preview: secretPreview(row.secret) } : { secret }),
+    ...(secret === undefined ? { secret_preview: secretPreview(row.secret_last4) } : { secret }),
     stats: {
       total_deliveries: row.total_deliveries,
       successful_deliveries: row.successful_deliveries,
@@ -207,6 +208,8 @@ export interface WebhookServiceOptions {
   pausedBacklog: number;
   /** How long a manual retry's credit reservation may stay unsettled before it counts as paid: longer than an attempt. */
   retryHoldMs: number;
+  /** Seals the signing secrets stored, and opens them to sign. */
+  secrets: WebhookSecrets;
 }
 
 const creditsExhausted = () =>
@@ -234,16 +237,19 @@ export class WebhookService {
     await this.checkUrl(input.endpointUrl);
     const filters = input.filters ?? {};
     compileWebhookFilters(filters, input.eventTypes);
+    const id = randomUUID();
     const secret = newWebhookSecret();
+    const sealed = this.options.secrets.seal(id, secret);
     const row = await insertWebhook(
       this.db,
       {
-        id: randomUUID(),
+        id,
         accountId: actor.accountId,
         endpointUrl: input.endpointUrl,
         eventTypes: input.eventTypes,
         filters,
-        secret,
+        secret: sealed.sealed,
+        secretLast4: sealed.last4,
         modifiedBy: actor.actor,
         via: actor.via,
       },
@@ -280,7 +286,7 @@ export class WebhookService {
         endpointUrl: input.endpointUrl,
         eventTypes: input.eventTypes,
         filters: input.filters,
-        secret,
+        secret: secret === undefined ? undefined : this.options.secrets.seal(id, secret),
         active: input.active,
         modifiedBy: actor.actor,
         via: actor.via,
@@ -302,6 +308,7 @@ export class WebhookService {
   /** Sends a signed system.test event now and records it as a delivery (free). */
   async test(accountId: number, id: string) {
     const webhook = await this.row(accountId, id);
+    const secret = await this.secret(webhook);
     const eventId = randomUUID();
     const timestamp = new Date();
     const body = eventBody({
@@ -312,6 +319,7 @@ export class WebhookService {
     });
     const delivery = await this.sendNow(
       webhook,
+      secret,
       { eventId, eventType: 'system.test', body, attemptCount: 1, previous: null },
       null,
     );
@@ -350,6 +358,8 @@ export class WebhookService {
     const previous = UUID.test(deliveryId) ? await findDelivery(this.db, id, deliveryId) : undefined;
     if (!previous) throw new ApiError('NOT_FOUND', 'Delivery not found');
     if (previous.status === 'done') throw new ApiError('CONFLICT', 'This delivery already succeeded; there is nothing to retry');
+    // Before any credit is reserved: a secret that cannot be read sends nothing and costs nothing.
+    const secret = await this.secret(webhook);
     const charge = { accountId, webhookId: id, endpoint: 'webhooks.deliveries.retry' };
     const [reservation] = isBilled(previous.event_type)
       ? await reserveCredits(this.db, this.credits, charge, [previous.event_id], this.options.retryHoldMs)
@@ -360,6 +370,7 @@ export class WebhookService {
     }
     const delivery = await this.sendNow(
       webhook,
+      secret,
       {
         eventId: previous.event_id,
         eventType: previous.event_type,
@@ -386,13 +397,24 @@ export class WebhookService {
     return webhookView(row, secret, this.options.pausedBacklog);
   }
 
+  /** The webhook's signing secret, opened; a 503 saying nothing was sent when this server cannot read it. */
+  private async secret(webhook: WebhookRow): Promise<string> {
+    try {
+      return await this.options.secrets.open(webhook);
+    } catch (error) {
+      if (error instanceof SecretUnreadable) throw secretUnreadableError();
+      throw error;
+    }
+  }
+
   /** Sends an event now and records it; `charge` is the reservation this attempt holds, if any, settled with it. */
   private async sendNow(
     webhook: WebhookRow,
+    secret: string,
     event: { eventId: string; eventType: string; body: string; attemptCount: number; previous: string | null },
     charge: { accountId: number; webhookId: string; eventId: string; endpoint: string } | null,
   ) {
-    const headers = signDelivery(webhook.secret, {
+    const headers = signDelivery(secret, {
       eventId: event.eventId,
       eventType: event.eventType,
       timestamp: new Date(),

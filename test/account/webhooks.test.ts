@@ -10,7 +10,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-
 import { createRedisClient, RedisRateLimitStore } from '../../src/infra/redis-rate-limit-store.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 import { describeEach, type TestContext } from '../helpers.js';
-import { eventually } from '../webhooks/support.js';
+import { eventually, openedSecret } from '../webhooks/support.js';
 import { ok, startReceiver, verifyBoth, type TestReceiver } from '../webhooks/receiver.js';
 import { alertText, csrfOf, normalizeHtml, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 
@@ -167,7 +167,8 @@ describeEach('account pages: webhooks', (backend) => {
       assert.match(res.body, /README’s “Webhooks” section/);
 
       const row = await stored(id);
-      assert.equal(row.secret, secret);
+      assert.ok(!row.secret.includes(secret.slice('whsec_'.length)), 'the secret is stored sealed');
+      assert.equal(await openedSecret(ctx.db, ctx.config, id), secret);
       assert.equal(row.endpoint_url, receiver.url);
       assert.deepEqual([...row.event_types].sort(), ['funding.created', 'investor.created']);
       assert.deepEqual(row.filters, { countries: 'US' }, 'values trimmed, empty fields left out');
@@ -325,14 +326,14 @@ describeEach('account pages: webhooks', (backend) => {
     const confirm = await web.get(`${page}/rotate`);
     assert.equal(confirm.statusCode, 200);
     assert.match(confirm.body, /<h1 id="confirm-title">Rotate the signing secret\?<\/h1>/);
-    assert.equal((await stored(id)).secret, secret, 'nothing changes before the confirmation');
+    assert.equal(await openedSecret(ctx.db, ctx.config, id), secret, 'nothing changes before the confirmation');
 
     const res = await web.post(`${page}/rotate`, { _csrf: csrfOf(confirm.body) });
     assert.equal(res.statusCode, 200);
     const rotated = shownSecret(res.body);
     assert.ok(rotated && rotated !== secret);
     assert.match(res.body, /Your new signing secret/);
-    assert.equal((await stored(id)).secret, rotated);
+    assert.equal(await openedSecret(ctx.db, ctx.config, id), rotated);
     assert.equal(shownSecret((await web.get(page)).body), undefined);
 
     const before = receiver.received.length;
@@ -411,7 +412,7 @@ describeEach('account pages: webhooks', (backend) => {
     const edit = await postPairs(web, page, formPairs(null, { url: 'http://127.0.0.1:9/x', types: ['deal.created'] }));
     assert.equal(edit.statusCode, 403);
     assert.equal(JSON.stringify(await stored(id)), before);
-    assert.equal((await stored(id)).secret, secret);
+    assert.equal(await openedSecret(ctx.db, ctx.config, id), secret);
     assert.equal(receiver.received.length, received, 'no test event sent');
   });
 

@@ -1,6 +1,9 @@
 // Calls of the webhooks API and waits on the delivery queue, shared by the webhook suites.
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../src/config.js';
 import type { Database } from '../../src/db/port.js';
+import { keyringOf, open } from '../../src/services/secret-box.js';
+import { secretContext } from '../../src/services/webhook-secrets.js';
 
 /** Fast retries and polling, loopback receivers allowed: what the delivery suites run with. */
 export const DELIVERY_ENV = {
@@ -70,4 +73,15 @@ export function deliveriesOf(db: Database, webhookId: string): Promise<StoredDel
        FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq, change_id, created_at`,
     [webhookId],
   );
+}
+
+/** The webhook's stored secret column, as it is in the table. */
+export async function storedSecretColumn(db: Database, webhookId: string): Promise<string> {
+  const rows = await db.query<{ secret: string }>('SELECT secret FROM webhooks WHERE id = $1', [webhookId]);
+  return rows[0]!.secret;
+}
+
+/** The webhook's secret as the app with this configuration reads it (the column holds it sealed). */
+export async function openedSecret(db: Database, config: Config, webhookId: string): Promise<string> {
+  return open(await storedSecretColumn(db, webhookId), keyringOf(config), secretContext(webhookId)).plaintext;
 }

@@ -4,13 +4,21 @@ import type { Database, Queryable } from '../port.js';
 import type { ChangePosition } from './change-log.js';
 import { debitCredits, lockSpendable } from './credits.js';
 
+/**
+ * A signing secret as stored: sealed (src/services/secret-box.ts, whose `Sealed` this is), never
+ * the secret itself, so it cannot be handed to the signer by mistake.
+ */
+export type SealedSecret = string & { readonly __sealed: true };
+
 export interface WebhookRow {
   id: string;
   account_id: number;
   endpoint_url: string;
   event_types: string[];
   filters: Record<string, string>;
-  secret: string;
+  secret: SealedSecret;
+  /** The secret's last 4 characters: what the API and the profile page show of it. */
+  secret_last4: string;
   active: boolean;
   deleted_at: Date | null;
   paused_reason: string | null;
@@ -32,7 +40,7 @@ export interface WebhookRow {
   pending?: number;
 }
 
-const WEBHOOK_COLUMNS = `id, account_id, endpoint_url, event_types, filters, secret, active, deleted_at, paused_reason,
+const WEBHOOK_COLUMNS = `id, account_id, endpoint_url, event_types, filters, secret, secret_last4, active, deleted_at, paused_reason,
   created_at, updated_at, last_modified_by, last_modified_via, total_deliveries::float8 AS total_deliveries,
   successful_deliveries::float8 AS successful_deliveries, failed_deliveries::float8 AS failed_deliveries,
   last_success_at, last_failure_at, consecutive_failures, next_attempt_at, dropped_events::float8 AS dropped_events,
@@ -44,7 +52,8 @@ export interface NewWebhook {
   endpointUrl: string;
   eventTypes: string[];
   filters: Record<string, string>;
-  secret: string;
+  secret: SealedSecret;
+  secretLast4: string;
   modifiedBy: string;
   via: 'api' | 'dashboard';
 }
@@ -59,8 +68,9 @@ export async function insertWebhook(db: Database, webhook: NewWebhook, max: numb
     await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [webhook.accountId]);
     if ((await countWebhooks(tx, webhook.accountId)) >= max) return undefined;
     const rows = await tx.query<WebhookRow>(
-      `INSERT INTO webhooks (id, account_id, endpoint_url, event_types, filters, secret, last_modified_by, last_modified_via)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${WEBHOOK_COLUMNS}`,
+      `INSERT INTO webhooks (id, account_id, endpoint_url, event_types, filters, secret, last_modified_by, last_modified_via,
+                             secret_last4)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${WEBHOOK_COLUMNS}`,
       [
         webhook.id,
         webhook.accountId,
@@ -70,6 +80,7 @@ export async function insertWebhook(db: Database, webhook: NewWebhook, max: numb
         webhook.secret,
         webhook.modifiedBy,
         webhook.via,
+        webhook.secretLast4,
       ],
     );
     return rows[0];
@@ -119,7 +130,8 @@ export interface WebhookChanges {
   endpointUrl?: string;
   eventTypes?: string[];
   filters?: Record<string, string>;
-  secret?: string;
+  /** A new secret, sealed, and its last 4 characters. */
+  secret?: { sealed: SealedSecret; last4: string };
   active?: boolean;
   modifiedBy: string;
   via: 'api' | 'dashboard';
@@ -149,6 +161,7 @@ export async function updateWebhook(
           event_types = coalesce($4, event_types),
           filters = coalesce($5::jsonb, filters),
           secret = coalesce($6, secret),
+          secret_last4 = coalesce($10, secret_last4),
           active = coalesce($7, active),
           deleted_at = CASE WHEN $7 IS TRUE THEN NULL ELSE deleted_at END,
           paused_reason = CASE WHEN $7 IS NOT NULL THEN NULL ELSE paused_reason END,
@@ -169,10 +182,11 @@ export async function updateWebhook(
         changes.endpointUrl ?? null,
         changes.eventTypes ?? null,
         changes.filters === undefined ? null : JSON.stringify(changes.filters),
-        changes.secret ?? null,
+        changes.secret?.sealed ?? null,
         changes.active ?? null,
         changes.modifiedBy,
         changes.via,
+        changes.secret?.last4 ?? null,
       ],
     );
     if (changes.active === false && rows[0]) {
@@ -376,7 +390,7 @@ export interface ClaimedWebhook {
   id: string;
   account_id: number;
   endpoint_url: string;
-  secret: string;
+  secret: SealedSecret;
   consecutive_failures: number;
   /** Its oldest pending deliveries, in change order. */
   deliveries: PendingDelivery[];
@@ -828,4 +842,35 @@ export async function pruneDeliveries(db: Queryable, before: Date, chunk = 5000)
     );
     if (rows[0]!.n < chunk) return removed;
   }
+}
+
+// ---------- signing secrets at rest ----------
+
+/** Every webhook whose stored secret is not sealed under the key named by `sealedPrefix` (plaintext, or another key's). */
+export function secretsNotSealedWith(db: Queryable, sealedPrefix: string): Promise<{ id: string; secret: string }[]> {
+  return db.query<{ id: string; secret: string }>(
+    // starts_with: the prefix is data, never a LIKE pattern.
+    'SELECT id, secret FROM webhooks WHERE NOT starts_with(secret, $1) ORDER BY id',
+    [sealedPrefix],
+  );
+}
+
+/**
+ * Replaces a webhook's stored secret with the same secret sealed again, unless it changed since it
+ * was read (a rotation, another instance's re-sealing); returns whether it did.
+ */
+export async function replaceStoredSecret(
+  db: Queryable,
+  id: string,
+  expected: string,
+  sealed: SealedSecret,
+  last4: string,
+): Promise<boolean> {
+  const rows = await db.query('UPDATE webhooks SET secret = $3, secret_last4 = $4 WHERE id = $1 AND secret = $2 RETURNING id', [
+    id,
+    expected,
+    sealed,
+    last4,
+  ]);
+  return rows.length > 0;
 }

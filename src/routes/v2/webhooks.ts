@@ -22,6 +22,14 @@ import {
 import type { WebhookActor } from '../../services/webhooks.js';
 
 const errorRef = Type.Ref(WebhookError);
+/** Test and retry sign with the stored secret: one the server cannot read sends nothing (src/services/webhook-secrets.ts). */
+const SECRET_UNREADABLE = {
+  ...errorRef,
+  description:
+    "Temporarily unavailable; or the webhook's stored signing secret cannot be read with the server's keys (a key not " +
+    'configured, or the stored value was changed): nothing was sent or charged (unavailable). Rotating the secret ' +
+    'seals a new one.',
+};
 const errors = {
   400: { ...errorRef, description: 'A field or parameter breaks its rule; the message names it (code bad_request)' },
   401: { ...errorRef, description: 'Invalid or missing API key (invalid_api_key)' },
@@ -65,7 +73,7 @@ export async function webhookRoutes(
     const { response, ...rest } = spec;
     return {
       onRequest: authenticate,
-      schema: { tags: ['v2 webhooks'], security: [{ bearerAuth: [] }], ...rest, response: { ...response, ...errors } },
+      schema: { tags: ['v2 webhooks'], security: [{ bearerAuth: [] }], ...rest, response: { ...errors, ...response } },
     };
   };
 
@@ -162,7 +170,7 @@ export async function webhookRoutes(
       summary: 'Send a test event',
       description: `Sends a signed system.test event to the endpoint now and records it as a delivery. The body is ignored. ${FREE}`,
       params: IdParams,
-      response: { 200: WebhookTestResponse },
+      response: { 200: WebhookTestResponse, 503: SECRET_UNREADABLE },
     }),
     async (request) => {
       const { id } = request.params as { id: string };
@@ -210,6 +218,7 @@ export async function webhookRoutes(
       response: {
         200: RetryResponse,
         402: { ...errorRef, description: 'No credits left (insufficient_credits)' },
+        503: SECRET_UNREADABLE,
         409: {
           ...errorRef,
           description: 'The delivery already succeeded, or another attempt of its event is being sent right now (conflict)',
