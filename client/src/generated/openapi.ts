@@ -1319,7 +1319,7 @@ export interface components {
             updated_at: string;
             last_modified_by: string | null;
             last_modified_via: ("api" | "dashboard") | null;
-            /** @description The signing secret (whsec_…): returned only on create and on rotate_secret */
+            /** @description The signing secret (whsec_…): returned only on create and on rotate_secret; stored encrypted with the server's key */
             secret?: string;
             /** @description An ellipsis and the secret's last 4 characters */
             secret_preview?: string;
@@ -3251,7 +3251,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
-            /** @description Temporarily unavailable (unavailable) */
+            /** @description Temporarily unavailable; or the webhook's stored signing secret cannot be read with the server's keys (a key not configured, or the stored value was changed): nothing was sent or charged (unavailable). Rotating the secret seals a new one. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,7 +3453,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
-            /** @description Temporarily unavailable (unavailable) */
+            /** @description Temporarily unavailable; or the webhook's stored signing secret cannot be read with the server's keys (a key not configured, or the stored value was changed): nothing was sent or charged (unavailable). Rotating the secret seals a new one. */
             503: {
                 headers: {
                     [name: string]: unknown;
