@@ -56,8 +56,9 @@ export interface Config {
     /** Run the dispatcher and the delivery worker in this process (every instance may; they share the queue). */
     delivery: boolean;
     /**
-     * Networks a webhook may target although they are loopback, private or link-local (CIDRs;
-     * WEBHOOK_ALLOWED_NETWORKS). Empty in production: deliveries to them are refused.
+     * Networks a webhook may target although they are not globally reachable (loopback, private, link-local
+     * or another special-purpose block; CIDRs; WEBHOOK_ALLOWED_NETWORKS). Empty in production: deliveries to
+     * them are refused.
      */
     allowedNetworks: string[];
     /** Longest one delivery may take (connect, response and body). */

@@ -3,9 +3,9 @@
  * a request forgery risk (SSRF) as much as a network call. So every send:
  *
  * 1. accepts only http: and https: URLs without credentials;
- * 2. resolves the host and refuses it if ANY of its addresses is internal (loopback, private, link-local
- *    with the cloud metadata address, CGNAT, multicast, reserved, and IPv6 forms embedding such an IPv4),
- *    unless the address lies in a network the operator allowed;
+ * 2. resolves the host and refuses it if ANY of its addresses is not globally reachable (every such block
+ *    of the IANA special-purpose registries, multicast, the cloud metadata address and the IPv6 forms
+ *    embedding an IPv4 address: see address-ranges.ts), unless it lies in a network the operator allowed;
  * 3. connects to the very address it checked (a pinned `lookup`), so a DNS answer that changes between
  *    check and connect (DNS rebinding) is never used; SNI and Host still carry the hostname;
  * 4. never follows a redirect (a 3xx is a result like any other status: following it would reach a
@@ -20,6 +20,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { embeddedIPv4, refusedRange } from './address-ranges.js';
 
 export interface DeliveryRequest {
   url: string;
@@ -71,93 +72,7 @@ export interface TargetPolicy {
 
 export type TargetCheck = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
 
-// --- Address ranges ---------------------------------------------------------------------------------
-
-// Checked in order; the first match names the reason. (A more specific range comes before the one
-// containing it, so the metadata address is named as such.)
-const BLOCKED_IPV4: [cidr: string, what: string][] = [
-  ['0.0.0.0/8', 'an unspecified address'],
-  ['127.0.0.0/8', 'a loopback address'],
-  ['10.0.0.0/8', 'a private address'],
-  ['172.16.0.0/12', 'a private address'],
-  ['192.168.0.0/16', 'a private address'],
-  ['169.254.169.254/32', 'the cloud metadata address'],
-  ['169.254.0.0/16', 'a link-local address'],
-  ['100.64.0.0/10', 'a carrier-grade NAT address'],
-  ['192.0.0.0/24', 'an IETF protocol address'],
-  ['198.18.0.0/15', 'a benchmarking address'],
-  // Documentation ranges route nowhere public; refusing them costs nothing.
-  ['192.0.2.0/24', 'a documentation address'],
-  ['198.51.100.0/24', 'a documentation address'],
-  ['203.0.113.0/24', 'a documentation address'],
-  ['224.0.0.0/4', 'a multicast address'],
-  ['240.0.0.0/4', 'a reserved address'],
-];
-const BLOCKED_IPV6: [cidr: string, what: string][] = [
-  ['::1/128', 'a loopback address'],
-  ['::/128', 'an unspecified address'],
-  // IPv4-compatible addresses (deprecated): no legitimate receiver has one.
-  ['::/96', 'a reserved address'],
-  ['fc00::/7', 'a private address'],
-  ['fec0::/10', 'a private address'],
-  ['fe80::/10', 'a link-local address'],
-  ['ff00::/8', 'a multicast address'],
-  ['64:ff9b:1::/48', 'a private address'],
-  // Teredo tunnels to an obfuscated IPv4 that cannot be checked.
-  ['2001::/32', 'a reserved address'],
-  ['2001:db8::/32', 'a documentation address'],
-  ['100::/64', 'a reserved address'],
-];
-
-function rangeList(ranges: [string, string][], type: 'ipv4' | 'ipv6'): [net.BlockList, string][] {
-  return ranges.map(([cidr, what]) => {
-    const list = new net.BlockList();
-    const [address, prefix] = cidr.split('/');
-    list.addSubnet(address!, Number(prefix), type);
-    return [list, what];
-  });
-}
-
-const blockedIPv4 = rangeList(BLOCKED_IPV4, 'ipv4');
-const blockedIPv6 = rangeList(BLOCKED_IPV6, 'ipv6');
-
-/** What makes address internal, or undefined when it is not. */
-function internalRange(address: string, family: 4 | 6): string | undefined {
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  for (const [list, what] of family === 4 ? blockedIPv4 : blockedIPv6) if (list.check(address, type)) return what;
-  return undefined;
-}
-
-/**
- * The 8 16-bit groups of an IPv6 address. The URL parser writes it canonically first (hex groups only,
- * at most one '::'), so a dotted IPv4 tail or odd spelling needs no parsing here.
- */
-function ipv6Groups(address: string): number[] {
-  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  const [head = '', tail] = canonical.split('::');
-  const groups = (text: string) => (text === '' ? [] : text.split(':').map((group) => parseInt(group, 16)));
-  const left = groups(head);
-  if (tail === undefined) return left;
-  const right = groups(tail);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-}
-
-const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
-
-/**
- * The IPv4 address an IPv6 address stands for, where the network delivers it to that IPv4: mapped
- * (::ffff:a.b.c.d, what a dual-stack socket connects as a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4
- * (2002:aabb:ccdd::). Judged by that IPv4, so ::ffff:127.0.0.1 is loopback.
- */
-function embeddedIPv4(address: string): string | undefined {
-  const g = ipv6Groups(address);
-  if (g.length !== 8) return undefined;
-  const zeroFirstFive = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0;
-  if (zeroFirstFive && g[5] === 0xffff) return ipv4Of(g[6]!, g[7]!);
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0) return ipv4Of(g[6]!, g[7]!);
-  if (g[0] === 0x2002) return ipv4Of(g[1]!, g[2]!);
-  return undefined;
-}
+// --- Allowed networks -------------------------------------------------------------------------------
 
 /** A BlockList of the allowed networks (parsed once per policy list; a bad CIDR is a configuration error). */
 const allowedLists = new WeakMap<readonly string[], net.BlockList>();
@@ -181,15 +96,10 @@ function allowedList(networks: readonly string[]): net.BlockList {
 /** Why address may not be reached, or undefined when it may. */
 function refusal(address: string, family: 4 | 6, allowed: net.BlockList): string | undefined {
   if (allowed.check(address, family === 4 ? 'ipv4' : 'ipv6')) return undefined;
-  if (family === 6) {
-    const ipv4 = embeddedIPv4(address);
-    if (ipv4 !== undefined) {
-      if (allowed.check(ipv4, 'ipv4')) return undefined;
-      const what = internalRange(ipv4, 4);
-      if (what) return what;
-    }
-  }
-  return internalRange(address, family);
+  // An IPv6 form of an allowed IPv4 address (::ffff:127.0.0.1 for 127.0.0.0/8) is allowed with it.
+  const ipv4 = family === 6 ? embeddedIPv4(address) : undefined;
+  if (ipv4 !== undefined && allowed.check(ipv4, 'ipv4')) return undefined;
+  return refusedRange(address, family);
 }
 
 // --- The check ----------------------------------------------------------------------------------------

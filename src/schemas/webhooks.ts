@@ -174,7 +174,13 @@ export const RetryResponse = envelope(
 /** Create and update bodies: snake_case (canonical) or camelCase names; checked by the service. */
 export const WebhookBody = Type.Object(
   {
-    endpoint_url: Type.Optional(Type.String({ maxLength: 500, description: 'http or https URL (required on create)' })),
+    endpoint_url: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description:
+          'http or https URL (required on create). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network',
+      }),
+    ),
     event_types: Type.Optional(Type.Array(Type.String(), { description: 'Event types (required on create)' })),
     // Checked by the service, which names the filter at fault.
     filters: Type.Optional(Type.Unknown({ description: `An object of strings. ${FILTERS_DESCRIPTION}` })),

@@ -2815,7 +2815,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description http or https URL (required on create) */
+                    /** @description http or https URL (required on create). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network */
                     endpoint_url?: string;
                     /** @description Event types (required on create) */
                     event_types?: string[];
@@ -2997,7 +2997,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description http or https URL (required on create) */
+                    /** @description http or https URL (required on create). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network */
                     endpoint_url?: string;
                     /** @description Event types (required on create) */
                     event_types?: string[];
