@@ -18,6 +18,7 @@ import {
   WebhookListResponse,
   WebhookResponse,
   WebhookTestResponse,
+  WEBHOOK_BODY_LIMIT,
 } from '../../schemas/webhooks.js';
 import type { WebhookActor } from '../../services/webhooks.js';
 
@@ -29,6 +30,14 @@ const errors = {
   429: { ...errorRef, description: 'Rate limit exceeded (rate_limited)' },
   500: { ...errorRef, description: 'An unknown error occurred (internal_error)' },
   503: { ...errorRef, description: 'Temporarily unavailable (unavailable)' },
+};
+
+/** The answer to a body over the limit, on the operations that take one. */
+const tooLarge = {
+  413: {
+    ...errorRef,
+    description: `The body is larger than ${WEBHOOK_BODY_LIMIT / 1024} KiB (payload_too_large; ours: the published API has no 413)`,
+  },
 };
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Webhook id (UUID)' }) });
@@ -65,6 +74,8 @@ export async function webhookRoutes(
     const { response, ...rest } = spec;
     return {
       onRequest: authenticate,
+      // Every field has a bound (src/schemas/webhooks.ts): a body at all of them is a few KiB.
+      bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: { tags: ['v2 webhooks'], security: [{ bearerAuth: [] }], ...rest, response: { ...response, ...errors } },
     };
   };
@@ -78,7 +89,7 @@ export async function webhookRoutes(
         'Subscribes an endpoint to event types, optionally narrowed by filters. The signing secret (whsec_…) is in this ' +
         `response only. At most 10 webhooks per account, paused ones included (WEBHOOK_MAX_PER_ACCOUNT). ${FREE}`,
       body: WebhookBody,
-      response: { 201: WebhookResponse },
+      response: { 201: WebhookResponse, ...tooLarge },
     }),
     async (request, reply) => {
       const data = await webhooks.create(actor(request), request.body);
@@ -130,7 +141,7 @@ export async function webhookRoutes(
         `response only; the old one stops signing at once. ${FREE}`,
       params: IdParams,
       body: WebhookBody,
-      response: { 200: WebhookResponse },
+      response: { 200: WebhookResponse, ...tooLarge },
     }),
     async (request) => {
       const { id } = request.params as { id: string };
@@ -162,7 +173,7 @@ export async function webhookRoutes(
       summary: 'Send a test event',
       description: `Sends a signed system.test event to the endpoint now and records it as a delivery. The body is ignored. ${FREE}`,
       params: IdParams,
-      response: { 200: WebhookTestResponse },
+      response: { 200: WebhookTestResponse, ...tooLarge },
     }),
     async (request) => {
       const { id } = request.params as { id: string };
@@ -209,6 +220,7 @@ export async function webhookRoutes(
       params: DeliveryParams,
       response: {
         200: RetryResponse,
+        ...tooLarge,
         402: { ...errorRef, description: 'No credits left (insufficient_credits)' },
         409: {
           ...errorRef,
