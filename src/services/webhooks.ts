@@ -261,9 +261,10 @@ export class WebhookService {
     const input = readInput(body);
     if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required');
     if (input.eventTypes === undefined) throw invalidParameter('event_types is required');
-    await this.checkUrl(input.endpointUrl);
     const filters = input.filters ?? {};
+    // The checks that need no network first: a refused filter is answered without a DNS lookup.
     compileWebhookFilters(filters, input.eventTypes);
+    await this.checkUrl(input.endpointUrl);
     const secret = newWebhookSecret();
     const row = await insertWebhook(
       this.db,
@@ -297,10 +298,10 @@ export class WebhookService {
     if (!current) throw notFound();
     // A deleted webhook is out of sight until it is turned on again.
     if (current.deleted_at !== null && input.active !== true) throw notFound();
-    if (input.endpointUrl !== undefined) await this.checkUrl(input.endpointUrl);
     if (input.eventTypes !== undefined || input.filters !== undefined) {
       compileWebhookFilters(input.filters ?? current.filters, input.eventTypes ?? current.event_types);
     }
+    if (input.endpointUrl !== undefined) await this.checkUrl(input.endpointUrl);
     const secret = input.rotateSecret ? newWebhookSecret() : undefined;
     const row = await updateWebhook(
       this.db,
