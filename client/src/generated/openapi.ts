@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description The account's webhooks, deleted ones aside (paused ones included, active false), newest first. Free (0 credits); counts against the rate limit like any v2 request.
+         * @description The account's webhooks, deleted ones aside (paused ones included, active false), newest first. Every field of a webhook is bounded (see the Webhook schema), so one is at most about 4.7 KB and a page of the default 10-webhook cap about 52 KB. Free (0 credits); counts against the rate limit like any v2 request.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *

@@ -102,7 +102,10 @@ export async function webhookRoutes(
     route({
       operationId: 'listWebhooks',
       summary: 'List webhooks',
-      description: `The account's webhooks, deleted ones aside (paused ones included, active false), newest first. ${FREE}`,
+      description:
+        "The account's webhooks, deleted ones aside (paused ones included, active false), newest first. Every field of a " +
+        'webhook is bounded (see the Webhook schema), so one is at most about 4.7 KB and a page of the default ' +
+        `10-webhook cap about 52 KB. ${FREE}`,
       querystring: WebhookListQuery,
       response: { 200: WebhookListResponse },
     }),
