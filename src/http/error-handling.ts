@@ -15,6 +15,7 @@ import {
   printable,
   type ErrorCode,
 } from '../services/errors.js';
+import { WEBHOOK_BODY_LIMIT } from '../schemas/webhooks.js';
 import { validationMessage, validationParam } from './validation.js';
 
 /** What an error is, beyond its status and message: its catalogue entry and the parameter at fault. */
@@ -90,6 +91,7 @@ const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
   402: 'insufficient_credits',
   404: 'not_found',
   409: 'conflict',
+  413: 'payload_too_large',
   429: 'rate_limited',
   503: 'unavailable',
 };
@@ -105,6 +107,10 @@ export const webhookErrorShape = jsonErrorShape(
     internalMessage: v2ErrorShape.internalMessage,
     unavailableMessage: v2ErrorShape.unavailableMessage,
     notFoundMessage: v2ErrorShape.notFoundMessage,
+    clientMessage: (error) =>
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? `The body is larger than ${WEBHOOK_BODY_LIMIT / 1024} KiB (a webhook's fields at their bounds take a few KiB)`
+        : undefined,
   },
 );
 

@@ -204,6 +204,10 @@ export const V2_ERROR_CODES = {
     status: 410,
     description: "`since` is older than the change log's retention (`param` is `since`): resync from the list endpoints",
   },
+  payload_too_large: {
+    status: 413,
+    description: 'the body is larger than the endpoint reads (no v2 endpoint but the webhooks API takes a body)',
+  },
   request_timeout: { status: 408, description: "the request did not arrive in full within the server's request timeout" },
   uri_too_long: { status: 414, description: 'the URL is longer than 4096 characters' },
   unsupported_media_type: {

@@ -1,6 +1,6 @@
 // The webhooks API (/api/v2/webhooks): the published Signalbase 2.2 shapes, field for field, plus
 // our additive fields (marked "Ours"). One schema per shape: validates, serialises, documents.
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TOptional, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 import { Nullable, StringEnum } from './common.js';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -44,21 +44,80 @@ const Stats = Type.Object({
   consecutive_failures: Type.Integer({ minimum: 0, description: 'Failed attempts since the last success' }),
 });
 
+/** The longest endpoint_url stored (as published), after normalisation. */
+export const MAX_ENDPOINT_URL_LENGTH = 500;
+/** The longest value of a published filter key, and of `query` (a list endpoint and its query string). */
+export const MAX_FILTER_VALUE_LENGTH = 1000;
+export const MAX_FILTER_QUERY_LENGTH = 4096;
+/** The most characters a webhook's filter values may hold in all: what one webhook stores and shows. */
+export const MAX_FILTERS_LENGTH = 4096;
+/** The most event types a body may list (duplicates are removed; there are 13 types). */
+export const MAX_EVENT_TYPES_IN_BODY = 100;
+/** The largest body the webhooks API reads: ample for every field at its bound. */
+export const WEBHOOK_BODY_LIMIT = 64 * 1024;
+
+/**
+ * The filter keys a webhook takes: the published ones (teamSize, roundFlavor and healthScore are
+ * accepted, stored and returned, and never narrow anything here) and ours, `query`. Any other key
+ * is refused (400 naming it) rather than stored: the published contract ignores unknown keys, but
+ * storing them let one account keep megabytes per webhook.
+ */
+export const ACCEPTED_FILTER_KEYS = [
+  'countries',
+  'categories',
+  'search',
+  'teamSize',
+  'dateFrom',
+  'dateTo',
+  'funding',
+  'roundFlavor',
+  'fundingAmount',
+  'acquisitionAmount',
+  'healthScore',
+  'query',
+] as const;
+export type AcceptedFilterKey = (typeof ACCEPTED_FILTER_KEYS)[number];
+
 const FILTERS_DESCRIPTION =
   'String filters. Published keys, each applied to the event types whose records have the field, with the list ' +
   "endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo " +
   "(YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding " +
-  'events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and ' +
-  'unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. ' +
+  'events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, ' +
+  'healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. ' +
   '"/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook ' +
-  'receives exactly the records that request would list (not combinable with the other keys).';
+  'receives exactly the records that request would list (not combinable with the other keys). Bounded: any other key ' +
+  `is refused with a 400 naming it (the published contract ignores unknown keys; here they are refused, not stored); ` +
+  `each value at most ${MAX_FILTER_VALUE_LENGTH} characters (query: ${MAX_FILTER_QUERY_LENGTH}), and the values at ` +
+  `most ${MAX_FILTERS_LENGTH} characters in all.`;
+
+/** A webhook's filters: the known keys only, each a bounded string. */
+export const WebhookFilters = Type.Object(
+  Object.fromEntries(
+    ACCEPTED_FILTER_KEYS.map((key) => [
+      key,
+      Type.Optional(Type.String({ maxLength: key === 'query' ? MAX_FILTER_QUERY_LENGTH : MAX_FILTER_VALUE_LENGTH })),
+    ]),
+  ) as Record<AcceptedFilterKey, TOptional<TString>>,
+  { additionalProperties: false, maxProperties: ACCEPTED_FILTER_KEYS.length, description: FILTERS_DESCRIPTION },
+);
+
+const ENDPOINT_URL_DESCRIPTION =
+  `http or https URL, at most ${MAX_ENDPOINT_URL_LENGTH} characters. Stored, shown, checked and called in its WHATWG ` +
+  'serialisation (what `new URL(url).href` gives): scheme and host in lower case, default port dropped, `http:/host`, ' +
+  '`http:host` and backslashes normalised to `http://host/`, spaces and other characters a URL cannot hold percent-encoded ' +
+  '(normalised, not refused; the normalised URL must also fit the bound). Refused (400) when its host is, or resolves to, ' +
+  'an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the ' +
+  'IPv6 forms embedding such an IPv4 address) unless the operator allows its network.';
 
 export const Webhook = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    endpoint_url: Type.String({ description: 'Receives a POST per event' }),
-    event_types: Type.Array(WebhookEventType),
-    filters: Type.Record(Type.String(), Type.String(), { description: FILTERS_DESCRIPTION }),
+    endpoint_url: Type.String({
+      maxLength: MAX_ENDPOINT_URL_LENGTH,
+      description: `Receives a POST per event. ${ENDPOINT_URL_DESCRIPTION}`,
+    }),
+    event_types: Type.Array(WebhookEventType, { maxItems: EVENT_TYPES.length, description: 'Without duplicates' }),
+    filters: WebhookFilters,
     active: Type.Boolean({ description: 'false: paused (by its owner, or by the service after a run of failures)' }),
     created_at: DateTime,
     updated_at: DateTime,
@@ -126,6 +185,7 @@ export const WebhookError = Type.Object(
         'insufficient_credits',
         'not_found',
         'conflict',
+        'payload_too_large',
         'rate_limited',
         'internal_error',
         'unavailable',
@@ -175,15 +235,15 @@ export const RetryResponse = envelope(
 export const WebhookBody = Type.Object(
   {
     endpoint_url: Type.Optional(
-      Type.String({
-        maxLength: 500,
-        description:
-          'http or https URL (required on create). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network',
+      Type.String({ maxLength: MAX_ENDPOINT_URL_LENGTH, description: `Required on create. ${ENDPOINT_URL_DESCRIPTION}` }),
+    ),
+    event_types: Type.Optional(
+      Type.Array(Type.String({ maxLength: 50 }), {
+        maxItems: MAX_EVENT_TYPES_IN_BODY,
+        description: 'Event types (required on create); duplicates are removed',
       }),
     ),
-    event_types: Type.Optional(Type.Array(Type.String(), { description: 'Event types (required on create)' })),
-    // Checked by the service, which names the filter at fault.
-    filters: Type.Optional(Type.Unknown({ description: `An object of strings. ${FILTERS_DESCRIPTION}` })),
+    filters: Type.Optional(Nullable(WebhookFilters)),
     active: Type.Optional(Type.Boolean({ description: 'Update only: false pauses, true turns on (also a deleted one)' })),
     rotate_secret: Type.Optional(Type.Boolean({ description: 'Update only: mint a new secret, returned once' })),
   },

@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   /** What the request points at is no longer kept (a changes feed cursor older than the retention). */
   GONE: 410,
   CONFLICT: 409,
+  /** A body larger than the endpoint reads (its bodyLimit). */
+  PAYLOAD_TOO_LARGE: 413,
   /** The request did not arrive in full within Node's request timeout (src/http/error-handling.ts). */
   REQUEST_TIMEOUT: 408,
   /** The request line is longer than the server reads (src/http/operations.ts). */
@@ -41,6 +43,7 @@ export const ERROR_V2_CODE = {
   METHOD_NOT_ALLOWED: 'method_not_allowed',
   GONE: 'gone',
   CONFLICT: 'conflict',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
   REQUEST_TIMEOUT: 'request_timeout',
   URI_TOO_LONG: 'uri_too_long',
   UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',

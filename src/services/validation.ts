@@ -160,12 +160,24 @@ interface RuleSchema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  maxItems?: number;
   enum?: unknown[];
   anyOf?: { const?: unknown }[];
 }
 
 /** The most specific error: inside a nullable or other union, the non-null alternative's. */
 function innermost(error: ValueError): ValueError {
+  // A union's alternatives are iterators, read once: the answer is kept for the next caller.
+  const known = innermostOf.get(error);
+  if (known) return known;
+  const found = findInnermost(error);
+  innermostOf.set(error, found);
+  return found;
+}
+
+const innermostOf = new WeakMap<ValueError, ValueError>();
+
+function findInnermost(error: ValueError): ValueError {
   let current = error;
   while (current.type === ValueErrorType.Union) {
     const anyOf = (current.schema as RuleSchema).anyOf ?? [];
@@ -201,14 +213,25 @@ export function describeProblem(problem: ValueError, wording: Wording): string {
   if (wording.style === 'parameter') {
     const name = fieldPath(error.path);
     switch (error.type) {
-      case ValueErrorType.ObjectAdditionalProperties:
-        return `Unknown parameter "${error.path.split('/').at(-1)}"; allowed parameters: ${wording.allowed.join(', ')}`;
+      case ValueErrorType.ObjectAdditionalProperties: {
+        const steps = error.path.split('/');
+        const unknown = steps.at(-1)!.replace(/~1/g, '/').replace(/~0/g, '~');
+        const parent = fieldPath(steps.slice(0, -1).join('/'));
+        // A key inside a body field (a webhook's filters): named with its field and that field's keys.
+        if (parent !== '') {
+          const keys = Object.keys((schema as { properties?: object }).properties ?? {});
+          return `${parent}: unknown key ${shortValue(unknown)}; allowed keys: ${keys.join(', ')}`;
+        }
+        return `Unknown parameter "${unknown}"; allowed parameters: ${wording.allowed.join(', ')}`;
+      }
       case ValueErrorType.ObjectRequiredProperty:
         return `${name} is required`;
       case ValueErrorType.Integer:
       case ValueErrorType.Number:
       case ValueErrorType.String:
       case ValueErrorType.Boolean:
+        // A query string only ever sends strings: a string expected there and missed is a repeated parameter.
+        if (error.type === ValueErrorType.String && !Array.isArray(error.value)) return `${name} must be a string`;
         return `${name} must be ${TYPE_WORDS[error.type]}`;
       case ValueErrorType.IntegerMinimum:
       case ValueErrorType.NumberMinimum:
@@ -220,6 +243,8 @@ export function describeProblem(problem: ValueError, wording: Wording): string {
         return schema.minLength === 1 ? `${name} must not be empty` : `${name} must be at least ${schema.minLength} characters`;
       case ValueErrorType.StringMaxLength:
         return `${name} must be at most ${schema.maxLength} characters`;
+      case ValueErrorType.ArrayMaxItems:
+        return `${name} must hold at most ${schema.maxItems} items`;
       case ValueErrorType.StringFormat:
         if (beyondRange) return `${name} must be a date between ${DATE_RANGE.from} and ${DATE_RANGE.to}`;
         return schema.format === 'date'

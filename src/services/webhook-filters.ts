@@ -43,7 +43,7 @@ const PUBLISHED_KEYS: Readonly<Record<string, Readonly<Record<string, string>>>>
   acquisitions: { countries: 'countries', categories: 'categories', search: 'search', dateFrom: 'dateFrom', dateTo: 'dateTo' },
 };
 
-/** Published keys this service recognises; any other key but `query` is ignored, as published. */
+/** The keys that narrow events here (the other published keys are accepted and narrow nothing; see ACCEPTED_FILTER_KEYS). */
 export const FILTER_KEYS = [
   'countries',
   'categories',

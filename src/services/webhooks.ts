@@ -17,7 +17,9 @@ import {
 } from '../db/queries/webhooks.js';
 import { checkTarget, type TargetPolicy, type WebhookTransport } from '../infra/webhook-transport.js';
 import type { CreditMeter } from './credits.js';
+import { MAX_ENDPOINT_URL_LENGTH, MAX_FILTERS_LENGTH, WebhookBody } from '../schemas/webhooks.js';
 import { ApiError, invalidParameter } from './errors.js';
+import { compileRequestValidator } from './validation.js';
 import { isBilled, isDelivered, reserveCredits } from './webhook-delivery.js';
 import { compileWebhookFilters, EVENT_TYPES } from './webhook-filters.js';
 import { eventBody, newWebhookSecret, secretPreview, signDelivery } from './webhook-signing.js';
@@ -143,7 +145,6 @@ interface WebhookInput {
   rotateSecret?: boolean;
 }
 
-const MAX_URL_LENGTH = 500;
 const ALIASES: Record<keyof WebhookInput, [string, string]> = {
   endpointUrl: ['endpoint_url', 'endpointUrl'],
   eventTypes: ['event_types', 'eventTypes'],
@@ -152,6 +153,9 @@ const ALIASES: Record<keyof WebhookInput, [string, string]> = {
   rotateSecret: ['rotate_secret', 'rotateSecret'],
 };
 
+// The body's schema, checked here too: the profile page's forms come through this service without it.
+const validateBody = compileRequestValidator(WebhookBody, 'body');
+
 function readInput(body: unknown): WebhookInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidParameter('the body must be a JSON object');
   const fields = body as Record<string, unknown>;
@@ -159,41 +163,67 @@ function readInput(body: unknown): WebhookInput {
     const [snake, camel] = ALIASES[key];
     return fields[snake] !== undefined ? fields[snake] : fields[camel];
   };
+  // Each field under its canonical name, whichever name it came under, against the schema's bounds.
+  const canonical = Object.fromEntries(
+    (Object.keys(ALIASES) as (keyof WebhookInput)[])
+      .map((key) => [ALIASES[key][0], pick(key)] as const)
+      .filter(([, v]) => v !== undefined),
+  );
+  const checked = validateBody(canonical);
+  if (!('value' in checked)) throw invalidParameter(checked.message, checked.param);
   const input: WebhookInput = {};
   const url = pick('endpointUrl');
-  if (url !== undefined) {
-    if (typeof url !== 'string') throw invalidParameter('endpoint_url must be a string');
-    input.endpointUrl = url.trim();
-  }
-  const types = pick('eventTypes');
+  if (url !== undefined) input.endpointUrl = normalizeUrl(url as string);
+  const types = pick('eventTypes') as string[] | undefined;
   if (types !== undefined) {
-    if (!Array.isArray(types) || types.some((type) => typeof type !== 'string')) {
-      throw invalidParameter('event_types must be an array of strings');
-    }
-    const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type as string));
+    const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
     if (unknown !== undefined) {
       throw invalidParameter(`event_types: unknown event type ${JSON.stringify(unknown)}; one of ${EVENT_TYPES.join(', ')}`);
     }
     if (types.length === 0) throw invalidParameter('event_types must name at least one event type');
-    input.eventTypes = [...new Set(types as string[])];
+    input.eventTypes = [...new Set(types)];
   }
-  const filters = pick('filters');
-  if (filters !== undefined && filters !== null) {
-    if (typeof filters !== 'object' || Array.isArray(filters)) throw invalidParameter('filters must be an object of strings');
-    for (const [key, value] of Object.entries(filters)) {
-      if (typeof value !== 'string') throw invalidParameter(`filters.${key} must be a string`);
+  const filters = pick('filters') as Record<string, string> | null | undefined;
+  if (filters !== undefined) {
+    input.filters = { ...filters };
+    const total = Object.values(input.filters).reduce((sum, value) => sum + value.length, 0);
+    if (total > MAX_FILTERS_LENGTH) {
+      throw invalidParameter(
+        `filters must hold at most ${MAX_FILTERS_LENGTH} characters of values in all (got ${total})`,
+        'filters',
+      );
     }
-    input.filters = { ...(filters as Record<string, string>) };
-  } else if (filters === null) {
-    input.filters = {};
   }
   for (const key of ['active', 'rotateSecret'] as const) {
     const value = pick(key);
-    if (value === undefined) continue;
-    if (typeof value !== 'boolean') throw invalidParameter(`${ALIASES[key][0]} must be true or false`);
-    input[key] = value;
+    if (value !== undefined) input[key] = value as boolean;
   }
   return input;
+}
+
+/**
+ * An endpoint URL in its WHATWG serialisation (what new URL(url).href gives: the URL every client
+ * library and our transport would call), so the URL stored is the one checked and the one called:
+ * "HTTP://Example.COM:80/x" is "http://example.com/x"; "http:/host", "http:host" and backslashes
+ * are read as "http://host/", as browsers and fetch read them.
+ */
+function normalizeUrl(text: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(text.trim());
+  } catch {
+    throw invalidParameter('endpoint_url must be a valid http or https URL', 'endpoint_url');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw invalidParameter('endpoint_url must be a valid http or https URL', 'endpoint_url');
+  }
+  if (parsed.href.length > MAX_ENDPOINT_URL_LENGTH) {
+    throw invalidParameter(
+      `endpoint_url must be at most ${MAX_ENDPOINT_URL_LENGTH} characters once normalised (${parsed.href.length})`,
+      'endpoint_url',
+    );
+  }
+  return parsed.href;
 }
 
 const notFound = () => new ApiError('NOT_FOUND', 'Webhook not found');
@@ -234,9 +264,10 @@ export class WebhookService {
     const input = readInput(body);
     if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required');
     if (input.eventTypes === undefined) throw invalidParameter('event_types is required');
-    await this.checkUrl(input.endpointUrl);
     const filters = input.filters ?? {};
+    // The checks that need no network first: a refused filter is answered without a DNS lookup.
     compileWebhookFilters(filters, input.eventTypes);
+    await this.checkUrl(input.endpointUrl);
     const id = randomUUID();
     const secret = newWebhookSecret();
     const sealed = this.options.secrets.seal(id, secret);
@@ -273,10 +304,10 @@ export class WebhookService {
     if (!current) throw notFound();
     // A deleted webhook is out of sight until it is turned on again.
     if (current.deleted_at !== null && input.active !== true) throw notFound();
-    if (input.endpointUrl !== undefined) await this.checkUrl(input.endpointUrl);
     if (input.eventTypes !== undefined || input.filters !== undefined) {
       compileWebhookFilters(input.filters ?? current.filters, input.eventTypes ?? current.event_types);
     }
+    if (input.endpointUrl !== undefined) await this.checkUrl(input.endpointUrl);
     const secret = input.rotateSecret ? newWebhookSecret() : undefined;
     const row = await updateWebhook(
       this.db,
@@ -456,17 +487,8 @@ export class WebhookService {
     return row;
   }
 
+  /** Checks a normalised endpoint URL's target (see normalizeUrl). */
   private async checkUrl(url: string): Promise<void> {
-    if (url.length > MAX_URL_LENGTH) throw invalidParameter(`endpoint_url must be at most ${MAX_URL_LENGTH} characters`);
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw invalidParameter('endpoint_url must be a valid http or https URL');
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw invalidParameter('endpoint_url must be a valid http or https URL');
-    }
     const check = await checkTarget(url, this.options.policy);
     // A name that does not resolve yet is accepted (deliveries retry); an internal target never is.
     if (!check.ok && !check.reason.startsWith('could not resolve')) throw invalidParameter(`endpoint_url: ${check.reason}`);

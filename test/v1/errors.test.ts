@@ -135,6 +135,50 @@ describeEach('v1 errors', (backend) => {
       assert.equal(v2.json().param, '__proto__');
     });
 
+    it('no error quotes a parameter value as binary: control characters and invalid UTF-8 come back escaped', async () => {
+      const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;
+      // ESC and a colour sequence, BEL, DEL, a right-to-left override, a lone continuation byte, a cut sequence.
+      const values = ['%1b%5b31mUS%07', '%7f%ff%fe', 'a%e2%80%aeb', '%c3%28x', 'x%80', '%01', 'US%0d%0aSet-Cookie:%20x'];
+      const doc = (await get('/openapi.json')).json() as {
+        paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
+      };
+      const endpoints = Object.entries(doc.paths)
+        .filter(([path, item]) => (path.startsWith('/api/v1/') || path.startsWith('/api/v2/')) && item.get?.parameters)
+        .map(([path, item]) => ({ path, names: item.get!.parameters!.filter((p) => p.in === 'query').map((p) => p.name) }));
+      let quoted = 0;
+      for (const { path, names } of endpoints) {
+        if (path.includes('{')) continue;
+        const headers: Record<string, string> = path.startsWith('/api/v1')
+          ? { 'x-lot-api-key': key }
+          : { authorization: `Bearer ${key}` };
+        for (const name of names) {
+          for (const value of values) {
+            const res = await get(`${path}?${name}=${value}`, headers);
+            assert.ok(res.statusCode < 500, `${path}?${name}=${value}: ${res.body}`);
+            if (res.statusCode === 200) continue;
+            const body = res.json() as { message?: string; error?: string };
+            const message = body.message ?? body.error ?? '';
+            assert.doesNotMatch(message, NOT_PRINTABLE, `${path}?${name}=${value}: ${res.body}`);
+            if (/\\u00|%[0-9a-f]{2}/i.test(message)) quoted += 1;
+          }
+        }
+      }
+      assert.ok(quoted > 0, 'some messages quote the value, escaped');
+      // A webhook filter's value alike (the webhooks API's own shape).
+      const webhook = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v2/webhooks',
+        headers: { authorization: `Bearer ${key}` },
+        payload: {
+          endpoint_url: 'http://127.0.0.1:9/x',
+          event_types: ['acquisition.created'],
+          filters: { countries: 'U\u0001S\u202e' },
+        },
+      });
+      assert.equal(webhook.statusCode, 400, webhook.body);
+      assert.doesNotMatch(webhook.json().error, NOT_PRINTABLE, webhook.body);
+    });
+
     it('status lists its allowed values', async () => {
       const message = await expectError('/api/v1/m-a?status=closed', 400, /status/);
       for (const s of ['announced', 'completed', 'pending']) assert.ok(message.includes(s), message);

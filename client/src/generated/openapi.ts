@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description The account's webhooks, deleted ones aside (paused ones included, active false), newest first. Free (0 credits); counts against the rate limit like any v2 request.
+         * @description The account's webhooks, deleted ones aside (paused ones included, active false), newest first. Every field of a webhook is bounded (see the Webhook schema), so one is at most about 4.7 KB and a page of the default 10-webhook cap about 52 KB. Free (0 credits); counts against the rate limit like any v2 request.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -1284,6 +1284,7 @@ export interface components {
              *     - `method_not_allowed` (405): the path does not take this method (not answered today: such requests are 404)
              *     - `conflict` (409): the request conflicts with the current state (no v2 endpoint answers it today)
              *     - `gone` (410): `since` is older than the change log's retention (`param` is `since`): resync from the list endpoints
+             *     - `payload_too_large` (413): the body is larger than the endpoint reads (no v2 endpoint but the webhooks API takes a body)
              *     - `request_timeout` (408): the request did not arrive in full within the server's request timeout
              *     - `uri_too_long` (414): the URL is longer than 4096 characters
              *     - `unsupported_media_type` (415): a body sent compressed (`Content-Encoding`) where the endpoint reads it as it is (no v2 endpoint today)
@@ -1293,7 +1294,7 @@ export interface components {
              *     - `unavailable` (503): the database is not answering, or the server is overloaded; retry after Retry-After seconds
              * @enum {string}
              */
-            code: "invalid_parameter" | "invalid_api_key" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "request_timeout" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+            code: "invalid_parameter" | "invalid_api_key" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "payload_too_large" | "request_timeout" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
             /**
              * @description The query parameter at fault (e.g. `limit`, `countries`, `since`; a body field by its path), on every 400 one parameter causes (when two conflict, the first the message names) and on the 410 (`since`); absent otherwise
              * @example limit
@@ -1304,12 +1305,24 @@ export interface components {
         Webhook: {
             /** Format: uuid */
             id: string;
-            /** @description Receives a POST per event */
+            /** @description Receives a POST per event. http or https URL, at most 500 characters. Stored, shown, checked and called in its WHATWG serialisation (what `new URL(url).href` gives): scheme and host in lower case, default port dropped, `http:/host`, `http:host` and backslashes normalised to `http://host/`, spaces and other characters a URL cannot hold percent-encoded (normalised, not refused; the normalised URL must also fit the bound). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network. */
             endpoint_url: string;
+            /** @description Without duplicates */
             event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
-            /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
+            /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). Bounded: any other key is refused with a 400 naming it (the published contract ignores unknown keys; here they are refused, not stored); each value at most 1000 characters (query: 4096), and the values at most 4096 characters in all. */
             filters: {
-                [key: string]: string;
+                countries?: string;
+                categories?: string;
+                search?: string;
+                teamSize?: string;
+                dateFrom?: string;
+                dateTo?: string;
+                funding?: string;
+                roundFlavor?: string;
+                fundingAmount?: string;
+                acquisitionAmount?: string;
+                healthScore?: string;
+                query?: string;
             };
             /** @description false: paused (by its owner, or by the service after a run of failures) */
             active: boolean;
@@ -1372,7 +1385,7 @@ export interface components {
             success: false;
             error: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_api_key" | "insufficient_credits" | "not_found" | "conflict" | "rate_limited" | "internal_error" | "unavailable";
+            code: "bad_request" | "invalid_api_key" | "insufficient_credits" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal_error" | "unavailable";
         };
     };
     responses: never;
@@ -2815,12 +2828,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description http or https URL (required on create). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network */
+                    /** @description Required on create. http or https URL, at most 500 characters. Stored, shown, checked and called in its WHATWG serialisation (what `new URL(url).href` gives): scheme and host in lower case, default port dropped, `http:/host`, `http:host` and backslashes normalised to `http://host/`, spaces and other characters a URL cannot hold percent-encoded (normalised, not refused; the normalised URL must also fit the bound). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network. */
                     endpoint_url?: string;
-                    /** @description Event types (required on create) */
+                    /** @description Event types (required on create); duplicates are removed */
                     event_types?: string[];
-                    /** @description An object of strings. String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
-                    filters?: unknown;
+                    filters?: {
+                        countries?: string;
+                        categories?: string;
+                        search?: string;
+                        teamSize?: string;
+                        dateFrom?: string;
+                        dateTo?: string;
+                        funding?: string;
+                        roundFlavor?: string;
+                        fundingAmount?: string;
+                        acquisitionAmount?: string;
+                        healthScore?: string;
+                        query?: string;
+                    } | null;
                     /** @description Update only: false pauses, true turns on (also a deleted one) */
                     active?: boolean;
                     /** @description Update only: mint a new secret, returned once */
@@ -2865,6 +2890,15 @@ export interface operations {
             };
             /** @description No such webhook or delivery on this account (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookError"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (payload_too_large; ours: the published API has no 413) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2997,12 +3031,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description http or https URL (required on create). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network */
+                    /** @description Required on create. http or https URL, at most 500 characters. Stored, shown, checked and called in its WHATWG serialisation (what `new URL(url).href` gives): scheme and host in lower case, default port dropped, `http:/host`, `http:host` and backslashes normalised to `http://host/`, spaces and other characters a URL cannot hold percent-encoded (normalised, not refused; the normalised URL must also fit the bound). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network. */
                     endpoint_url?: string;
-                    /** @description Event types (required on create) */
+                    /** @description Event types (required on create); duplicates are removed */
                     event_types?: string[];
-                    /** @description An object of strings. String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
-                    filters?: unknown;
+                    filters?: {
+                        countries?: string;
+                        categories?: string;
+                        search?: string;
+                        teamSize?: string;
+                        dateFrom?: string;
+                        dateTo?: string;
+                        funding?: string;
+                        roundFlavor?: string;
+                        fundingAmount?: string;
+                        acquisitionAmount?: string;
+                        healthScore?: string;
+                        query?: string;
+                    } | null;
                     /** @description Update only: false pauses, true turns on (also a deleted one) */
                     active?: boolean;
                     /** @description Update only: mint a new secret, returned once */
@@ -3047,6 +3093,15 @@ export interface operations {
             };
             /** @description No such webhook or delivery on this account (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookError"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (payload_too_large; ours: the published API has no 413) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3226,6 +3281,15 @@ export interface operations {
             };
             /** @description No such webhook or delivery on this account (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookError"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (payload_too_large; ours: the published API has no 413) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3428,6 +3492,15 @@ export interface operations {
             };
             /** @description The delivery already succeeded, or another attempt of its event is being sent right now (conflict) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookError"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (payload_too_large; ours: the published API has no 413) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

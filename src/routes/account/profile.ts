@@ -9,7 +9,7 @@ import { accountPage, type NewKeyView } from '../../web/pages/account.js';
 import { errorPage } from '../../web/pages/errors.js';
 import { homePage } from '../../web/pages/home.js';
 import { confirmKeyActionPage, type KeyAction } from '../../web/pages/keys.js';
-import type { WebhookFormValues } from '../../web/pages/webhooks.js';
+import { WEBHOOKS_ON_PROFILE, type WebhookFormValues } from '../../web/pages/webhooks.js';
 import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signInFirst, type WebDeps } from './context.js';
 import { requestSession, sessionCsrfValid, type SignedInSession } from './cookies.js';
 import { webhookRoutes } from './webhooks.js';
@@ -69,7 +69,8 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
     const { webhookForm, ...rest } = extras;
     const now = new Date();
     const webhooks = services.webhooks && {
-      webhooks: await services.webhooks.list(session.accountId, 100, 0),
+      // One more than the page shows, to know whether there are more.
+      webhooks: await services.webhooks.list(session.accountId, WEBHOOKS_ON_PROFILE + 1, 0),
       csrfToken: session.csrfToken,
       now,
       form: webhookForm?.values,

@@ -18,6 +18,7 @@ import {
   WebhookListResponse,
   WebhookResponse,
   WebhookTestResponse,
+  WEBHOOK_BODY_LIMIT,
 } from '../../schemas/webhooks.js';
 import type { WebhookActor } from '../../services/webhooks.js';
 
@@ -37,6 +38,14 @@ const errors = {
   429: { ...errorRef, description: 'Rate limit exceeded (rate_limited)' },
   500: { ...errorRef, description: 'An unknown error occurred (internal_error)' },
   503: { ...errorRef, description: 'Temporarily unavailable (unavailable)' },
+};
+
+/** The answer to a body over the limit, on the operations that take one. */
+const tooLarge = {
+  413: {
+    ...errorRef,
+    description: `The body is larger than ${WEBHOOK_BODY_LIMIT / 1024} KiB (payload_too_large; ours: the published API has no 413)`,
+  },
 };
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'Webhook id (UUID)' }) });
@@ -73,6 +82,8 @@ export async function webhookRoutes(
     const { response, ...rest } = spec;
     return {
       onRequest: authenticate,
+      // Every field has a bound (src/schemas/webhooks.ts): a body at all of them is a few KiB.
+      bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: { tags: ['v2 webhooks'], security: [{ bearerAuth: [] }], ...rest, response: { ...errors, ...response } },
     };
   };
@@ -86,7 +97,7 @@ export async function webhookRoutes(
         'Subscribes an endpoint to event types, optionally narrowed by filters. The signing secret (whsec_…) is in this ' +
         `response only. At most 10 webhooks per account, paused ones included (WEBHOOK_MAX_PER_ACCOUNT). ${FREE}`,
       body: WebhookBody,
-      response: { 201: WebhookResponse },
+      response: { 201: WebhookResponse, ...tooLarge },
     }),
     async (request, reply) => {
       const data = await webhooks.create(actor(request), request.body);
@@ -99,7 +110,10 @@ export async function webhookRoutes(
     route({
       operationId: 'listWebhooks',
       summary: 'List webhooks',
-      description: `The account's webhooks, deleted ones aside (paused ones included, active false), newest first. ${FREE}`,
+      description:
+        "The account's webhooks, deleted ones aside (paused ones included, active false), newest first. Every field of a " +
+        'webhook is bounded (see the Webhook schema), so one is at most about 4.7 KB and a page of the default ' +
+        `10-webhook cap about 52 KB. ${FREE}`,
       querystring: WebhookListQuery,
       response: { 200: WebhookListResponse },
     }),
@@ -138,7 +152,7 @@ export async function webhookRoutes(
         `response only; the old one stops signing at once. ${FREE}`,
       params: IdParams,
       body: WebhookBody,
-      response: { 200: WebhookResponse },
+      response: { 200: WebhookResponse, ...tooLarge },
     }),
     async (request) => {
       const { id } = request.params as { id: string };
@@ -170,7 +184,7 @@ export async function webhookRoutes(
       summary: 'Send a test event',
       description: `Sends a signed system.test event to the endpoint now and records it as a delivery. The body is ignored. ${FREE}`,
       params: IdParams,
-      response: { 200: WebhookTestResponse, 503: SECRET_UNREADABLE },
+      response: { 200: WebhookTestResponse, 503: SECRET_UNREADABLE, ...tooLarge },
     }),
     async (request) => {
       const { id } = request.params as { id: string };
@@ -217,6 +231,7 @@ export async function webhookRoutes(
       params: DeliveryParams,
       response: {
         200: RetryResponse,
+        ...tooLarge,
         402: { ...errorRef, description: 'No credits left (insufficient_credits)' },
         503: SECRET_UNREADABLE,
         409: {

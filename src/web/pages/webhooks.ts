@@ -249,7 +249,14 @@ function webhookFields(idPrefix: string, values: WebhookFormValues): SafeHtml {
 
 // ---------- the profile page's section ----------
 
+/**
+ * The most webhooks the profile page lists (the newest): with every field bounded, the page stays
+ * small whatever WEBHOOK_MAX_PER_ACCOUNT allows; the others are listed by the API and keep their pages.
+ */
+export const WEBHOOKS_ON_PROFILE = 20;
+
 export interface WebhooksSectionView {
+  /** The newest webhooks; one more than WEBHOOKS_ON_PROFILE says there are more. */
   webhooks: readonly WebhookView[];
   csrfToken: string;
   now: Date;
@@ -272,11 +279,20 @@ function webhookItem(webhook: WebhookView, now: Date): SafeHtml {
 }
 
 export function webhooksCard(view: WebhooksSectionView): SafeHtml {
-  const { webhooks } = view;
+  const webhooks = view.webhooks.slice(0, WEBHOOKS_ON_PROFILE);
+  const more =
+    view.webhooks.length > WEBHOOKS_ON_PROFILE
+      ? html`<p class="muted" data-webhooks-more>
+          Showing your newest ${WEBHOOKS_ON_PROFILE} webhooks. The API lists the others (<code
+            >GET /api/v2/webhooks?offset=${WEBHOOKS_ON_PROFILE}</code
+          >); each keeps its page here.
+        </p>`
+      : '';
   const list = webhooks.length
     ? html`<ul class="webhook-list">
-        ${webhooks.map((webhook) => webhookItem(webhook, view.now))}
-      </ul>`
+          ${webhooks.map((webhook) => webhookItem(webhook, view.now))}
+        </ul>
+        ${more}`
     : html`<div class="empty">
         <p class="empty-title">No webhooks yet</p>
         <p>Add one below to get a signed POST when a matching record arrives, instead of polling.</p>
