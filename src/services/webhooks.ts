@@ -16,7 +16,7 @@ import {
   type WebhookRow,
 } from '../db/queries/webhooks.js';
 import { checkTarget, type TargetPolicy, type WebhookTransport } from '../infra/webhook-transport.js';
-import type { CreditMeter } from './credits.js';
+import { creditsExhausted, type CreditMeter } from './credits.js';
 import { ApiError, invalidParameter } from './errors.js';
 import { isBilled, isDelivered, reserveCredits } from './webhook-delivery.js';
 import { compileWebhookFilters, EVENT_TYPES } from './webhook-filters.js';
@@ -208,9 +208,6 @@ export interface WebhookServiceOptions {
   /** How long a manual retry's credit reservation may stay unsettled before it counts as paid: longer than an attempt. */
   retryHoldMs: number;
 }
-
-const creditsExhausted = () =>
-  new ApiError('CREDITS_EXHAUSTED', 'API credits exhausted for this billing period; they refill at the start of next month');
 
 export class WebhookService {
   constructor(
