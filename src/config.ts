@@ -79,6 +79,11 @@ export interface Config {
     pausedBacklog: number;
     /** Days the delivery log keeps a finished delivery. */
     deliveryRetentionDays: number;
+    /**
+     * Deliveries one dispatch transaction queues, at most (plus those of the change that reaches it):
+     * short transactions, so readers get the store in between a large import's.
+     */
+    dispatchBatch: number;
   };
   rateLimits: {
     enabled: boolean;
@@ -259,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
       creditsRecheckMs: intVar(env, 'WEBHOOK_CREDITS_RECHECK_MS', 30_000, 10, 3_600_000, problems),
       pausedBacklog: intVar(env, 'WEBHOOK_PAUSED_BACKLOG', 1000, 0, 100_000, problems),
       deliveryRetentionDays: intVar(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650, problems),
+      dispatchBatch: intVar(env, 'WEBHOOK_DISPATCH_BATCH', 1000, 1, 100_000, problems),
     },
     rateLimits: {
       enabled: boolVar(env, 'RATE_LIMITS', true, problems),

@@ -13,7 +13,7 @@ import { fundingRecord, insertFunding, insertInvestors, investorRecord } from '.
 import { buildApp } from '../src/app.js';
 import { migrate } from '../src/db/migrate.js';
 import { ReadModel } from '../src/services/read-model.js';
-import { clearData, describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
+import { clearData, describeEach, makeKey, startApp, testConfig, testContext, type TestContext } from './helpers.js';
 
 const LIMIT = 5;
 const LIMITS = {
@@ -342,10 +342,19 @@ describeEach('conditional requests', (backend) => {
     const account = await makeKey(ctx.db, 'free');
     const url = '/api/v2/signals/investors';
     const tag = String((await v2(account.key, url)).headers.etag);
-    await ctx.db.query(
-      `UPDATE accounts SET credits_remaining = 0, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
-      [account.accountId],
-    );
+    const setBalance = (n: number) =>
+      ctx.db.query(
+        `UPDATE accounts SET credits_remaining = $2, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
+        [account.accountId, n],
+      );
+    // The client cannot see a charge taken after its 304 was sent; the ledger and the balance can.
+    // With one credit left, the 304 leaves both as they were.
+    await setBalance(1);
+    const ledger = await ledgerRows(account.accountId);
+    assert.equal((await v2(account.key, url, { 'if-none-match': tag })).statusCode, 304);
+    assert.equal(await ledgerRows(account.accountId), ledger, 'no ledger row for a 304');
+    assert.equal(await balance(account.accountId), 1, 'the last credit is still there');
+    await setBalance(0);
     const kept = await v2(account.key, url, { 'if-none-match': tag });
     assert.equal(kept.statusCode, 304);
     assert.equal(kept.headers['x-credits-remaining'], '0');
@@ -354,6 +363,7 @@ describeEach('conditional requests', (backend) => {
     assert.equal(refused.headers['cache-control'], 'no-store');
     assert.equal(refused.headers.etag, undefined);
     assert.equal(remaining(refused), LIMIT - 2, 'a 402 is counted, as before');
+    assert.equal(await ledgerRows(account.accountId), ledger, 'nothing charged, nothing refunded');
   });
 
   it('the changes feed: 304 while nothing changed, then the change, charged', async () => {
@@ -435,15 +445,7 @@ describeEach('conditional requests: tags keyed by the server, and a ceiling of t
     const config = testConfig({ ...LIMITS, RATE_LIMIT_CONDITIONAL_MULTIPLIER: '' });
     const app = await buildApp({ config, db, rateLimitStore: limits.store, services: { readModel } });
     await app.ready();
-    ctx = {
-      db,
-      app,
-      config,
-      async close() {
-        await app.close();
-        await db.close();
-      },
-    };
+    ctx = testContext(db, app, config);
     await insertInvestors(ctx.db, [investorRecord({ country: 'United States' }), investorRecord({ country: 'United Kingdom' })]);
   });
   after(async () => {

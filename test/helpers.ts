@@ -24,12 +24,16 @@ export const needsPostgres: string | false = DATABASE_URL ? false : 'DATABASE_UR
 /** Why a suite that needs Redis cannot run here, or false when it can. */
 export const needsRedis: string | false = process.env.REDIS_URL ? false : 'REDIS_URL is not set';
 
+/** TEST_STORES=pglite or =postgres runs the suites of that store only (npm run mutate times each store). */
+const ONLY_STORES = process.env.TEST_STORES?.split(',').map((name) => name.trim());
+
 /**
- * Every suite runs on the embedded store, and on PostgreSQL when DATABASE_URL is set.
- * Each PostgreSQL suite gets a schema of its own, so test files can run in parallel.
+ * Every suite runs on the embedded store, and on PostgreSQL when DATABASE_URL is set (a store left
+ * out by TEST_STORES is skipped, with the reason). Each PostgreSQL suite gets a schema of its own,
+ * so test files can run in parallel.
  */
 export function backends(): Backend[] {
-  return [
+  const all: Backend[] = [
     { name: 'pglite', skip: false, open: () => openPglite(undefined) },
     {
       name: 'postgres',
@@ -47,6 +51,10 @@ export function backends(): Backend[] {
       },
     },
   ];
+  if (!ONLY_STORES) return all;
+  return all.map((backend) =>
+    ONLY_STORES.includes(backend.name) || backend.skip ? backend : { ...backend, skip: `TEST_STORES=${ONLY_STORES.join(',')}` },
+  );
 }
 
 /**
@@ -118,6 +126,19 @@ export async function startApp(
   const config = testConfig(env);
   const app = await buildApp({ config, db, ...options });
   await app.ready();
+  return testContext(db, app, config);
+}
+
+/**
+ * The context of an app on db, for startApp and for suites that open the store or build the app
+ * their own way: close() closes the app, then the store, then runs `andThen` (more to release).
+ */
+export function testContext(
+  db: Database,
+  app: FastifyInstance,
+  config: Config,
+  andThen: () => Promise<void> = async () => undefined,
+): TestContext {
   return {
     db,
     app,
@@ -125,6 +146,7 @@ export async function startApp(
     async close() {
       await app.close();
       await db.close();
+      await andThen();
     },
   };
 }

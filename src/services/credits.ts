@@ -5,7 +5,8 @@ import type { Principal } from './key-verifier.js';
 
 export type { Allowances };
 
-const creditsExhausted = () =>
+/** The 402 of a request (or a manual webhook retry) the balance cannot pay for. */
+export const creditsExhausted = () =>
   new ApiError('CREDITS_EXHAUSTED', 'API credits exhausted for this billing period; they refill at the start of next month');
 
 /** Charges v2 calls against the account's balance; every change leaves a ledger row. */

@@ -42,6 +42,8 @@ export interface DeliveryOptions {
   creditsRecheckMs: number;
   /** Pending deliveries a paused webhook keeps, at most (the oldest). */
   pausedBacklog: number;
+  /** Deliveries one dispatch transaction queues, at most. */
+  dispatchBatch: number;
 }
 
 /** Events that carry no data (test events) are never billed. */
@@ -114,7 +116,7 @@ export class WebhookDelivery {
     /** True once the server is shutting down. */
     private readonly draining: () => boolean = () => false,
   ) {
-    this.dispatcher = new WebhookDispatcher(db, log, options.pausedBacklog);
+    this.dispatcher = new WebhookDispatcher(db, log, options.pausedBacklog, options.dispatchBatch);
     this.recorder = new AttemptRecorder(db, this.owner, log, options.pausedBacklog);
   }
 

@@ -22,12 +22,6 @@ import type { IndexRecord } from '../filter-index/index.js';
 import { compileWebhookFilters, EVENT_PREFIX, matchesRecord, type WebhookMatcher } from './webhook-filters.js';
 import { eventBody } from './webhook-signing.js';
 
-/**
- * Deliveries queued per transaction, at most (plus those of the change that passes it): short
- * transactions, so the embedded store's one connection goes to readers in between.
- */
-const MAX_DELIVERIES = 1_000;
-
 interface Subscriber {
   id: string;
   eventTypes: ReadonlySet<string>;
@@ -50,6 +44,11 @@ export class WebhookDispatcher {
     private readonly log: DispatchLog,
     /** Pending deliveries a paused webhook keeps, at most. */
     private readonly pausedBacklog: number,
+    /**
+     * Deliveries queued per transaction, at most (plus those of the change that reaches it): short
+     * transactions, so the embedded store's one connection goes to readers in between.
+     */
+    private readonly maxDeliveries = 1000,
     private readonly batchSize = 1000,
   ) {
     for (const dataset of DATASETS) this.datasets.set(dataset.name, dataset.open(indexedDataset));
@@ -88,7 +87,7 @@ export class WebhookDispatcher {
 
   /**
    * The events and deliveries of the changes, in order, through the change where the deliveries
-   * reach MAX_DELIVERIES (a large import matching many webhooks is dispatched over several
+   * reach maxDeliveries (a large import matching many webhooks is dispatched over several
    * transactions, each short); `through` is the last change handled.
    */
   private async deliveriesFor(
@@ -99,7 +98,7 @@ export class WebhookDispatcher {
     if (subscribers.length === 0) return { events: [], deliveries: [], through: changes.at(-1)! };
     // The records of changes some webhook listens to, as they are now (a deleted one has no event),
     // up to the change whose possible deliveries (every webhook of its event type, before filters)
-    // reach MAX_DELIVERIES: when many webhooks listen, a transaction reads only the records it may
+    // reach maxDeliveries: when many webhooks listen, a transaction reads only the records it may
     // queue, not the whole batch's.
     const wanted = new Map<string, Set<number>>();
     let possible = 0;
@@ -113,7 +112,7 @@ export class WebhookDispatcher {
       if (!ids) wanted.set(change.dataset, (ids = new Set()));
       ids.add(change.id);
       possible += listeners;
-      if (possible >= MAX_DELIVERIES) {
+      if (possible >= this.maxDeliveries) {
         end = i + 1;
         break;
       }
@@ -154,7 +153,7 @@ export class WebhookDispatcher {
           });
         }
       }
-      if (deliveries.length >= MAX_DELIVERIES) return { events, deliveries, through: change };
+      if (deliveries.length >= this.maxDeliveries) return { events, deliveries, through: change };
     }
     return { events, deliveries, through: considered.at(-1)! };
   }

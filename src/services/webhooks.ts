@@ -16,7 +16,7 @@ import {
   type WebhookRow,
 } from '../db/queries/webhooks.js';
 import { checkTarget, type TargetPolicy, type WebhookTransport } from '../infra/webhook-transport.js';
-import type { CreditMeter } from './credits.js';
+import { creditsExhausted, type CreditMeter } from './credits.js';
 import { MAX_ENDPOINT_URL_LENGTH, MAX_FILTERS_LENGTH, WebhookBody } from '../schemas/webhooks.js';
 import { ApiError, invalidParameter } from './errors.js';
 import { compileRequestValidator } from './validation.js';
@@ -241,9 +241,6 @@ export interface WebhookServiceOptions {
   /** Seals the signing secrets stored, and opens them to sign. */
   secrets: WebhookSecrets;
 }
-
-const creditsExhausted = () =>
-  new ApiError('CREDITS_EXHAUSTED', 'API credits exhausted for this billing period; they refill at the start of next month');
 
 export class WebhookService {
   constructor(

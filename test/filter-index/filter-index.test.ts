@@ -12,6 +12,8 @@ import {
   type Term,
 } from '../../src/filter-index/index.js';
 import { ReferenceIndex } from './reference.js';
+// Bounded property runs and failing assertions that report at once (also when run alone).
+import '../setup.js';
 
 const COLUMNS: readonly ColumnSpec[] = [
   { name: 'country', kind: 'enum' },

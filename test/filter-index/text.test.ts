@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { collationKey, keyHash, searchWords } from '../../src/filter-index/index.js';
+// Bounded property runs and failing assertions that report at once (also when run alone).
+import '../setup.js';
 
 describe('search words', () => {
   it('ignores case, accents, ligatures and punctuation', () => {

@@ -14,6 +14,7 @@ import {
   needsPostgres,
   startApp,
   testConfig,
+  testContext,
   type TestContext,
 } from '../helpers.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
@@ -218,18 +219,12 @@ describeNeeding('statement timeout', 'postgres', needsPostgres, () => {
     const db = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 4, schema, statementTimeoutMs: 300 });
     await migrate(db);
     blocker = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 1, schema });
-    const app = await buildApp({ config: testConfig(), db });
-    ctx = {
-      db,
-      app,
-      config: testConfig(),
-      async close() {
-        await app.close();
-        await db.close();
-        await blocker.close();
-        await drop();
-      },
-    };
+    const config = testConfig();
+    const app = await buildApp({ config, db });
+    ctx = testContext(db, app, config, async () => {
+      await blocker.close();
+      await drop();
+    });
   });
   after(() => ctx.close());
 
@@ -267,17 +262,10 @@ describeNeeding('statement timeout, in every family', 'postgres', needsPostgres,
     blocker = await openPostgres({ connectionString: DATABASE_URL!, poolSize: 1, schema });
     const config = testConfig({ ADMIN_TOKEN });
     const app = await buildApp({ config, db });
-    ctx = {
-      db,
-      app,
-      config,
-      async close() {
-        await app.close();
-        await db.close();
-        await blocker.close();
-        await drop();
-      },
-    };
+    ctx = testContext(db, app, config, async () => {
+      await blocker.close();
+      await drop();
+    });
   });
   after(() => ctx.close());
 

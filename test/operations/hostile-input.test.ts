@@ -17,6 +17,8 @@ import {
   jobChangeRecord,
   maRecord,
 } from '../fixtures.js';
+// Bounded property runs and failing assertions that report at once (also when run alone).
+import '../setup.js';
 
 const ENDPOINTS = [
   {

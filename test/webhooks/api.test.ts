@@ -5,29 +5,16 @@ import { after, before, beforeEach, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { Webhook as WebhookSchema } from '../../src/schemas/webhooks.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
-import { startReceiver, verifyBoth, type TestReceiver } from './receiver.js';
-import { webhookApi, type WebhookApi } from './support.js';
+import { verifyBoth, type TestReceiver } from './receiver.js';
+import { webhookApi, webhookSuite, type WebhookApi } from './support.js';
 
 describeEach('webhooks API', (backend) => {
+  // No delivery worker: these tests are about management, test events and retries (sent at once).
+  const suite = webhookSuite(backend, { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, { isolate: false });
   let ctx: TestContext;
   let receiver: TestReceiver;
   let api: WebhookApi;
-
-  before(async () => {
-    // No delivery worker: these tests are about management, test events and retries (sent at once).
-    ctx = await startApp(backend, { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await ctx.close();
-    await receiver.close();
-  });
-  beforeEach(async () => {
-    const created = await makeKey(ctx.db, 'pro');
-    api = webhookApi(ctx.app, created.key);
-    receiver.received.length = 0;
-    receiver.respond = (_r, response) => response.writeHead(200).end('ok');
-  });
+  beforeEach(() => ({ ctx, receiver, api } = suite));
 
   it('creates with snake_case or camelCase, shows the secret once, then only its preview', async () => {
     const snake = await api.create({

@@ -4,47 +4,30 @@
 // the queue for free; a concurrent mix of every debit leaves a ledger that adds up to the balance;
 // a paused webhook keeps a bounded backlog and a deleted one none.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, it } from 'node:test';
+import { beforeEach, it } from 'node:test';
 import { adjustCredits } from '../../src/db/queries/credits.js';
 import { acquisitionRecord, fundingRecord, insertAcquisitions, insertFunding } from '../fixtures.js';
-import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
-import { ok, startReceiver, type TestReceiver } from './receiver.js';
-import { DELIVERY_ENV, deliveriesOf, eventually, webhookApi, type WebhookApi } from './support.js';
+import { describeEach, type TestContext } from '../helpers.js';
+import { ok, type TestReceiver } from './receiver.js';
+import { DELIVERY_ENV, deliveriesOf, eventually, queuedFor, webhookSuite, type WebhookApi } from './support.js';
 
 const BACKLOG = 4;
 
 describeEach('webhook billing and backlogs', (backend) => {
+  const suite = webhookSuite(backend, { ...DELIVERY_ENV, WEBHOOK_PAUSED_BACKLOG: String(BACKLOG) });
+  const { dispatched } = suite;
   let ctx: TestContext;
   let receiver: TestReceiver;
   let api: WebhookApi;
   let key: string;
   let accountId: number;
+  beforeEach(() => ({ ctx, receiver, api, key, accountId } = suite));
 
-  before(async () => {
-    ctx = await startApp(backend, { ...DELIVERY_ENV, WEBHOOK_PAUSED_BACKLOG: String(BACKLOG) });
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await ctx.close();
-    await receiver.close();
-  });
-  beforeEach(async () => {
-    const created = await makeKey(ctx.db, 'pro');
-    key = created.key;
-    accountId = created.accountId;
-    api = webhookApi(ctx.app, key);
-    receiver.received.length = 0;
-    receiver.respond = ok;
-    await ctx.db.query('UPDATE webhooks SET active = false, deleted_at = now() WHERE deleted_at IS NULL');
-  });
-
-  async function dispatched(): Promise<void> {
-    await eventually(async () => {
-      const rows = await ctx.db.query<{ caught_up: boolean }>(
-        `SELECT d.seq >= (SELECT coalesce(max(seq), 0) FROM change_transactions) AS caught_up FROM webhook_dispatch d`,
-      );
-      return rows[0]?.caught_up === true;
-    });
+  /** Ten webhooks of one event type, each on its own path, and how many deliveries are queued for them. */
+  async function tenWebhooks(eventType: string): Promise<{ hooks: { id: string }[]; queued: () => Promise<number> }> {
+    const hooks: { id: string }[] = [];
+    for (let i = 0; i < 10; i++) hooks.push(await api.create({ endpoint_url: `${receiver.url}/${i}`, event_types: [eventType] }));
+    return { hooks, queued: () => queuedFor(ctx.db, hooks) };
   }
 
   const balance = async () =>
@@ -263,22 +246,11 @@ describeEach('webhook billing and backlogs', (backend) => {
   it('queues an import that matches many webhooks over several transactions, each delivery once, in order', async () => {
     // Held at zero credits, so nothing is sent: 10 webhooks x 120 records, more than one transaction queues.
     await startBalance(0);
-    const hooks: { id: string }[] = [];
-    for (let i = 0; i < 10; i++) {
-      hooks.push(await api.create({ endpoint_url: `${receiver.url}/${i}`, event_types: ['acquisition.created'] }));
-    }
+    const { hooks, queued } = await tenWebhooks('acquisition.created');
     await insertAcquisitions(
       ctx.db,
       Array.from({ length: 120 }, () => acquisitionRecord()),
     );
-    // dispatched() looks at the position's transaction only; this import is one transaction of 120 changes.
-    const queued = async () =>
-      (
-        await ctx.db.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])',
-          [hooks.map((hook) => hook.id)],
-        )
-      )[0]!.n;
     await eventually(async () => (await queued()) >= 1200, 10_000, 'the import queued');
     const order = async (id: string) =>
       (
@@ -298,18 +270,8 @@ describeEach('webhook billing and backlogs', (backend) => {
 
   it('answers readers between the transactions that queue an import matching many webhooks', async () => {
     await startBalance(0);
-    const hooks: { id: string }[] = [];
-    for (let i = 0; i < 10; i++) {
-      hooks.push(await api.create({ endpoint_url: `${receiver.url}/${i}`, event_types: ['funding.created'] }));
-    }
+    const { queued } = await tenWebhooks('funding.created');
     const total = 10 * 600;
-    const queued = async () =>
-      (
-        await ctx.db.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])',
-          [hooks.map((hook) => hook.id)],
-        )
-      )[0]!.n;
     await insertFunding(
       ctx.db,
       Array.from({ length: 600 }, () => fundingRecord()),

@@ -10,6 +10,8 @@ import {
   signDelivery,
   verifyPublishedSignature,
 } from '../../src/services/webhook-signing.js';
+// Bounded property runs and failing assertions that report at once (also when run alone).
+import '../setup.js';
 
 /** What a receiver following our published documentation computes. */
 const publishedCheck = (secret: string, body: string, headers: Record<string, string>) =>

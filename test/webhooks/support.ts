@@ -1,7 +1,11 @@
-// Calls of the webhooks API and waits on the delivery queue, shared by the webhook suites.
+// Calls of the webhooks API, waits on the delivery queue and the setup shared by the webhook suites.
+import { after, before, beforeEach } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
+import { changeLogHead, comparePositions } from '../../src/db/queries/change-log.js';
 import type { Database } from '../../src/db/port.js';
+import { makeKey, startApp, type Backend, type TestContext } from '../helpers.js';
+import { ok, startReceiver, type TestReceiver } from './receiver.js';
 import { keyringOf, open } from '../../src/services/secret-box.js';
 import { secretContext } from '../../src/services/webhook-secrets.js';
 
@@ -67,6 +71,15 @@ export interface StoredDelivery {
   next_attempt_at: Date | null;
 }
 
+/** How many deliveries the webhooks have in the queue or the log. */
+export async function queuedFor(db: Database, hooks: readonly { id: string }[]): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1::uuid[])',
+    [hooks.map((hook) => hook.id)],
+  );
+  return rows[0]!.n;
+}
+
 export function deliveriesOf(db: Database, webhookId: string): Promise<StoredDelivery[]> {
   return db.query<StoredDelivery>(
     `SELECT id, event_id, event_type, status, attempt_count, response_status, next_attempt_at
@@ -84,4 +97,65 @@ export async function storedSecretColumn(db: Database, webhookId: string): Promi
 /** The webhook's secret as the app with this configuration reads it (the column holds it sealed). */
 export async function openedSecret(db: Database, config: Config, webhookId: string): Promise<string> {
   return open(await storedSecretColumn(db, webhookId), keyringOf(config), secretContext(webhookId)).plaintext;
+}
+
+/**
+ * Waits until every change committed so far has been turned into deliveries: the dispatch position
+ * has reached the change log's head (the last entry of the last transaction, so an import queued
+ * over several dispatch transactions counts only once it is all queued).
+ */
+export async function dispatched(db: Database, timeoutMs = 10_000): Promise<void> {
+  await eventually(
+    async () => {
+      const [position] = await db.query<{ seq: number | null; change_id: number | null }>(
+        'SELECT seq::int, change_id::int FROM webhook_dispatch',
+      );
+      if (position?.seq == null) return false;
+      const head = await changeLogHead(db);
+      return comparePositions({ seq: position.seq, changeId: position.change_id ?? 0 }, head) >= 0;
+    },
+    timeoutMs,
+    'the dispatcher to catch up',
+  );
+}
+
+/** What a webhook suite's tests use; set before each test. */
+export interface WebhookSuite {
+  ctx: TestContext;
+  receiver: TestReceiver;
+  api: WebhookApi;
+  /** A new pro key (and its account) for each test. */
+  key: string;
+  accountId: number;
+  /** Waits until every change so far has been turned into deliveries. */
+  dispatched(): Promise<void>;
+}
+
+/**
+ * Registers a webhook suite's hooks: an app on the backend with env, a receiver on loopback, and
+ * before each test a new key, an empty receiver answering 200 and (isolate, the default) the
+ * earlier tests' webhooks deleted, so each test's webhooks see only its own writes.
+ */
+export function webhookSuite(backend: Backend, env: Record<string, string>, { isolate = true } = {}): WebhookSuite {
+  const suite = {
+    dispatched: () => dispatched(suite.ctx.db),
+  } as WebhookSuite;
+  before(async () => {
+    suite.ctx = await startApp(backend, env);
+    suite.receiver = await startReceiver();
+  });
+  after(async () => {
+    await suite.ctx.close();
+    await suite.receiver.close();
+  });
+  beforeEach(async () => {
+    const created = await makeKey(suite.ctx.db, 'pro');
+    suite.key = created.key;
+    suite.accountId = created.accountId;
+    suite.api = webhookApi(suite.ctx.app, created.key);
+    suite.receiver.received.length = 0;
+    suite.receiver.respond = ok;
+    if (isolate) await suite.ctx.db.query('UPDATE webhooks SET active = false, deleted_at = now() WHERE deleted_at IS NULL');
+  });
+  return suite;
 }
