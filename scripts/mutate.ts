@@ -29,8 +29,6 @@ export interface Mutation {
   replace: string;
   /** The test files that must fail with it. */
   tests: string[];
-  /** Why it may not be caught yet (the tests that would catch it are still to come). */
-  pending?: string;
 }
 
 export const MUTATIONS: Mutation[] = [
@@ -278,7 +276,6 @@ function list(): void {
   for (const m of MUTATIONS) {
     const line = readFileSync(join(ROOT, m.file), 'utf8').split(m.search)[0]!.split('\n').length;
     console.log(`${m.name}\n  ${m.bug}\n  ${m.file}:${line}\n  must fail: ${m.tests.join(' ')}`);
-    if (m.pending) console.log(`  not caught yet: ${m.pending}`);
   }
 }
 
@@ -311,7 +308,6 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(`${mutation.name}: ${mutation.bug}\n  ${mutation.file}; running ${mutation.tests.join(' ')}`);
     const results = await runMutation(mutation, { limitSeconds, full, stores });
-    if (results.some((o) => !o.caught) && mutation.pending) console.log(`  (expected for now: ${mutation.pending})`);
     outcomes.push(...results);
   }
   console.log('\nmutation | store | caught | first failing test | seconds');
@@ -320,8 +316,7 @@ async function main(argv: string[]): Promise<number> {
     const where = first ? `${first.suite} > ${first.test}` : '-';
     console.log(`${o.name} | ${o.store} | ${o.caught ? 'yes' : 'no'} | ${where} | ${o.seconds.toFixed(1)}`);
   }
-  const missed = outcomes.filter((o) => !o.caught && !MUTATIONS.find((m) => m.name === o.name)!.pending);
-  return missed.length > 0 ? 1 : 0;
+  return outcomes.some((o) => !o.caught) ? 1 : 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
