@@ -43,7 +43,7 @@ describeEach('account pages: API keys', (backend) => {
     it('shows the full key once; the database keeps only its hash; the key works', async () => {
       const web = await signedIn('create');
       const { res, key } = await web.createKey('production');
-      assert.equal(res.statusCode, 201);
+      assert.equal(res.statusCode, 200);
       assert.equal(res.headers['cache-control'], 'no-store');
       assert.match(key, /^ds_[0-9A-Za-z]{38}$/);
       assert.match(res.body, /Your new key “production” is ready/);
@@ -114,8 +114,10 @@ describeEach('account pages: API keys', (backend) => {
       const confirm = await web.get(`/account/keys/${oldId}/roll`);
       assert.equal(confirm.statusCode, 200);
       assert.match(confirm.body, /keeps working for <strong>24 hours<\/strong>/);
-      const res = await web.post(`/account/keys/${oldId}/roll`, { _csrf: csrfOf(confirm.body) });
-      assert.equal(res.statusCode, 201);
+      const rolled = await web.post(`/account/keys/${oldId}/roll`, { _csrf: csrfOf(confirm.body) });
+      assert.equal(rolled.statusCode, 303);
+      assert.equal(rolled.headers.location, '/account#keys');
+      const res = await web.follow(rolled);
       const newKey = shownKey(res.body)!;
       assert.ok(newKey && newKey !== oldKey);
       assert.match(res.body, /Your new key “backend” is ready/);
@@ -165,7 +167,7 @@ describeEach('account pages: API keys', (backend) => {
       assert.match(confirm.body, /refused <strong>immediately<\/strong>/);
       const res = await web.post(`/account/keys/${id}/revoke`, { _csrf: csrfOf(confirm.body) });
       assert.equal(res.statusCode, 303);
-      assert.equal(res.headers.location, '/account?notice=revoked');
+      assert.equal(res.headers.location, '/account?notice=revoked#keys');
       assert.equal(await call(key), 401);
       assert.ok((await keyRow(id))!.revoked_at);
       const page = (await web.get('/account?notice=revoked')).body;
@@ -240,7 +242,7 @@ describeEach('account pages: a rolled key stops after its grace period', (backen
       await web.signUpAndIn(uniqueEmail('grace'));
       const { key: oldKey } = await web.createKey();
       const id = (await db.query<{ id: string }>('SELECT id FROM api_keys WHERE name = $1', ['test key']))[0]!.id;
-      const rolled = await web.submit(`/account/keys/${id}/roll`, `/account/keys/${id}/roll`, {});
+      const rolled = await web.follow(await web.submit(`/account/keys/${id}/roll`, `/account/keys/${id}/roll`, {}));
       const newKey = shownKey(rolled.body)!;
       const call = async (key: string) =>
         (await app.inject({ url: '/api/v2/signals/investors?count=true', headers: { authorization: `Bearer ${key}` } }))
@@ -279,7 +281,7 @@ describeEach('account pages: a rolled key stops after its grace period', (backen
       const id = (await db.query<{ id: string }>('SELECT id FROM api_keys'))[0]!.id;
       const confirm = await web.get(`/account/keys/${id}/roll`);
       assert.match(confirm.body, /keeps working for <strong>300 milliseconds<\/strong>/);
-      const rolled = await web.post(`/account/keys/${id}/roll`, { _csrf: csrfOf(confirm.body) });
+      const rolled = await web.follow(await web.post(`/account/keys/${id}/roll`, { _csrf: csrfOf(confirm.body) }));
       const newKey = shownKey(rolled.body)!;
       assert.ok(await keys.verify(oldKey), 'inside the grace period');
       await new Promise((resolve) => setTimeout(resolve, 400));
