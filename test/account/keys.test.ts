@@ -106,6 +106,46 @@ describeEach('account pages: API keys', (backend) => {
     });
   });
 
+  describe('post/redirect/get', () => {
+    it('creating a key answers 303 to the keys section; the key is shown by that GET only, and a reload creates nothing', async () => {
+      const web = await signedIn('prg');
+      const form = await web.get('/account');
+      const posted = await web.post('/account/keys', { _csrf: csrfOf(form.body), name: 'once' });
+      assert.equal(posted.statusCode, 303);
+      assert.equal(posted.headers.location, '/account#keys');
+      assert.equal(shownKey(posted.body), undefined, 'the POST itself shows no key');
+      const flash = posted.cookies.find((cookie) => cookie.name === 'ds_flash');
+      assert.ok(flash, 'the one-time cookie');
+      const shown = await web.get('/account');
+      const key = shownKey(shown.body)!;
+      assert.match(key, /^ds_[0-9A-Za-z]{38}$/);
+      // Encrypted: the key is not readable in the browser's cookie store.
+      assert.ok(!flash.value.includes(key.slice(3)) && !Buffer.from(flash.value, 'base64url').toString('latin1').includes(key));
+      // Reloads show the page without the key, and no second key exists.
+      for (let i = 0; i < 2; i++) {
+        const again = await web.get('/account');
+        assert.equal(shownKey(again.body), undefined);
+        assert.equal(again.body.match(/<tr class="[^"]*" data-key-id=/g)?.length, 1);
+      }
+      // The same cookie replayed later shows nothing: it was cleared, and it is bound to its account.
+      const other = await signedIn('prg-other');
+      other.cookies.set('ds_flash', flash.value);
+      assert.equal(shownKey((await other.get('/account')).body), undefined, "another account's flash is not shown");
+    });
+
+    it("GET on the forms' own URLs redirects to their section", async () => {
+      const web = await signedIn('prg-get');
+      for (const [url, location] of [
+        ['/account/keys', '/account#keys'],
+        ['/account/webhooks', '/account#webhooks'],
+      ]) {
+        const res = await web.get(url!);
+        assert.equal(res.statusCode, 303, url);
+        assert.equal(res.headers.location, location);
+      }
+    });
+  });
+
   describe('roll', () => {
     it('a new key at once; both work during the grace period, the old one marked as expiring', async () => {
       const web = await signedIn('roll');

@@ -12,7 +12,7 @@ import { fundingRecord, insertFunding } from '../fixtures.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { eventually } from '../webhooks/support.js';
 import { ok, startReceiver, verifyBoth, type TestReceiver } from '../webhooks/receiver.js';
-import { alertText, csrfOf, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
+import { alertText, csrfOf, fieldError, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 
 interface WebhookForm {
   url: string;
@@ -219,6 +219,10 @@ describeEach('account pages: webhooks', (backend) => {
         const res = await submitCreate(web, form);
         assert.equal(res.statusCode, 422, form.url);
         assert.match(alertText(res.body) ?? '', message);
+        // At the top of the page (before the stats), and again next to the field it is about, which has the focus.
+        assert.ok(res.body.indexOf('role="alert"') < res.body.indexOf('class="grid grid-3 stats"'), 'the error is at the top');
+        assert.match(fieldError(res.body) ?? '', message);
+        assert.equal(res.body.match(/ autofocus/g)?.length, 1, 'one field is focused');
         assert.ok(res.body.includes(`id="new-webhook-url" name="endpoint_url"`));
         assert.ok(res.body.includes(`value="${form.url}"`), 'the URL as typed');
         for (const type of form.types) assert.ok(res.body.includes(`name="event_types" value="${type}" checked`), type);
