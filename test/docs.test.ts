@@ -5,9 +5,10 @@
 // of the data endpoints, run as a user would run them, print records.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,7 @@ import { withCodeSamples } from '../src/http/code-samples.js';
 import { INGEST_CONTENT_TYPES } from '../src/routes/admin/index.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
 import { describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
+import { SCREENSHOTS } from './account/chromium.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -473,7 +475,9 @@ describeEach('API docs on the demo data', (backend) => {
         args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
       });
       try {
-        const page = await browser.newPage();
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+        const page = await context.newPage();
         const problems: string[] = [];
         page.on('console', (message) => {
           if (message.type() === 'error') problems.push(message.text());
@@ -486,8 +490,21 @@ describeEach('API docs on the demo data', (backend) => {
         );
         await page.goto(`${base}/docs`);
         await page.locator('.opblock').first().waitFor();
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        await page.screenshot({ path: join(SCREENSHOTS, 'docs-top.png') });
         assert.equal(await page.title(), 'dealsignal API docs');
         assert.ok((await page.locator(`a[href="${base}/signup"]`).count()) > 0, 'a link to sign-up');
+        // The site's header: its logo and name lead home; the portal's links are there.
+        const brand = page.locator('header.ds-header a.ds-brand');
+        assert.equal(await brand.getAttribute('href'), '/');
+        assert.equal(await brand.innerText(), 'dealsignal');
+        assert.ok(await brand.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), 'the logo loads');
+        assert.equal(await page.locator('header.ds-header a[href="/signup"]').innerText(), 'Get an API key');
+        assert.equal(
+          await page.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor),
+          'rgb(245, 246, 250)',
+          "the portal's background",
+        );
         // Authorize, as a user would: the key into every scheme (v1 header and v2 Bearer).
         await page.locator('button.authorize').first().click();
         const inputs = page.locator('.modal-ux input');
@@ -506,16 +523,32 @@ describeEach('API docs on the demo data', (backend) => {
           const body = JSON.parse(await block.locator('.live-responses-table .response-col_description pre').first().innerText());
           assert.ok(recordsOf(body)!.length > 0, `${path}: Try it out returned no records`);
           if (path === '/api/v2/signals/investors') {
-            // The code samples, from the description, as a user reads them on the page.
-            const code = block.locator('.opblock-description-wrapper pre code');
-            const shown = await code.evaluateAll((blocks) => blocks.filter((b) => b.checkVisibility()).map((b) => b.textContent));
+            // The code samples, as a user reads them on the page: one tab per language, one panel
+            // shown at a time, and its copy button puts exactly the sample on the clipboard.
+            const samples = block.locator('.ds-samples');
+            const tabs = samples.getByRole('tab');
+            assert.deepEqual(await tabs.allInnerTexts(), ['curl', 'JavaScript', 'Python']);
             const { operation } = everyOperation(liveDoc).find((candidate) => candidate.path === path)!;
+            const shown: string[] = [];
+            for (let i = 0; i < 3; i++) {
+              await tabs.nth(i).click();
+              assert.equal(await tabs.nth(i).getAttribute('aria-selected'), 'true');
+              const panel = samples.locator('[role="tabpanel"]:visible');
+              assert.equal(await panel.count(), 1, 'one panel at a time');
+              shown.push((await panel.locator('pre code').innerText()).trim());
+              await panel.getByRole('button', { name: /^Copy/ }).click();
+              await panel.getByRole('button', { name: /^Copy/ }).filter({ hasText: 'Copied' }).waitFor();
+              assert.equal((await page.evaluate(() => navigator.clipboard.readText())).trim(), shown[i]);
+            }
             assert.deepEqual(
-              shown.map((text) => text?.trim()),
+              shown,
               SAMPLES.map(({ lang }) => sampleOf(operation, lang)),
             );
             assert.ok(shown[0]!.startsWith('curl -sS'), 'a curl sample is shown');
             assert.ok(shown[1]!.includes("import { DealSignal } from '@dealsignal/client'"), "the client's import is shown");
+            await tabs.nth(0).click();
+            mkdirSync(SCREENSHOTS, { recursive: true });
+            await block.screenshot({ path: join(SCREENSHOTS, 'docs-operation.png') });
           }
           // Closed again, so the next operation's answer is not rendered next to all the previous ones.
           await block.locator('.opblock-summary').click();

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { loadAssets } from '../web/assets.js';
+import { loadAssets, loadDocsAssets } from '../web/assets.js';
 import { withCodeSamples } from './code-samples.js';
 
 /** The part of an OpenAPI operation the date examples touch. */
@@ -87,13 +87,17 @@ export async function registerDocs(app: FastifyInstance, config: Config): Promis
     transformObject: (documents) =>
       'openapiObject' in documents ? withCodeSamples(withDateExamples(documents.openapiObject, new Date()), base) : {},
   });
+  const docsAssets = loadDocsAssets();
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    // BaseLayout: the document's own title and description, without Swagger's top bar and logo.
+    // BaseLayout: the document's own title and description, without Swagger's top bar and logo;
+    // the theme's script puts the site's header above it and the code samples in tabs.
     uiConfig: { layout: 'BaseLayout' },
     theme: {
       title: 'dealsignal API docs',
       favicon: [{ filename: 'icon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: loadAssets().icon.body }],
+      css: [{ filename: 'dealsignal.css', content: docsAssets.css.toString('utf8') }],
+      js: [{ filename: 'dealsignal.js', content: docsAssets.js.toString('utf8') }],
     },
     staticCSP: docsContentPolicy(base),
   });

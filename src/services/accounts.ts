@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Config, Tier } from '../config.js';
 import type { Queryable } from '../db/port.js';
 import { findLoginAccount, findProfileAccount, insertPasswordAccount, type ProfileAccount } from '../db/queries/accounts.js';
-import { dailyUsage, type DailyUsage } from '../db/queries/usage.js';
+import { creditsByUse, dailyUsage, type CreditUse, type DailyUsage } from '../db/queries/usage.js';
 import type { RateLimitStore } from '../infra/rate-limit-store.js';
 import { listOwnKeys, type AccountKey } from './api-keys.js';
 import type { CreditMeter } from './credits.js';
@@ -169,7 +169,15 @@ export interface Profile {
   credits: { balance: number; nextRefill: Date };
   keys: AccountKey[];
   usage: DailyUsage[];
+  /**
+   * Credits used over the same days, by use, from the ledger: API pages, feed pages and webhook
+   * deliveries first (always listed), then any other reason. They add up to the chart's credits.
+   */
+  creditUses: CreditUse[];
 }
+
+/** The uses the profile always lists, in this order. */
+const KNOWN_USES = ['api', 'feed', 'webhook'];
 
 export interface ProfileDeps {
   db: Queryable;
@@ -189,11 +197,16 @@ export async function loadProfile(deps: ProfileDeps, accountId: number, now = ne
   // Requests made moments ago may still sit in this instance's buffer; write them first so
   // the chart and "last used" include them.
   await deps.usage.flush();
-  const [balance, keys, usage] = await Promise.all([
+  const [balance, keys, usage, uses] = await Promise.all([
     deps.credits.balance(accountId),
     listOwnKeys(deps.db, accountId),
     dailyUsage(deps.db, accountId, USAGE_DAYS),
+    creditsByUse(deps.db, accountId, USAGE_DAYS),
   ]);
+  const creditUses = [
+    ...KNOWN_USES.map((use) => ({ use, credits: uses.find((u) => u.use === use)?.credits ?? 0 })),
+    ...uses.filter((u) => !KNOWN_USES.includes(u.use)),
+  ];
   const { rateLimits, credits } = deps.config;
   return {
     account,
@@ -208,5 +221,6 @@ export async function loadProfile(deps: ProfileDeps, accountId: number, now = ne
     credits: { balance, nextRefill: nextRefill(now) },
     keys,
     usage,
+    creditUses,
   };
 }

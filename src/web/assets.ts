@@ -28,6 +28,11 @@ export interface Assets {
   byPath: Map<string, Asset>;
 }
 
+/** The reference page's stylesheet and script (/docs), served by the docs plugin as its theme. */
+export function loadDocsAssets(): { css: Buffer; js: Buffer } {
+  return { css: readFileSync(ASSETS_DIR + 'docs.css'), js: readFileSync(ASSETS_DIR + 'docs.js') };
+}
+
 /** Reads the assets once (at plugin registration). */
 export function loadAssets(): Assets {
   const css = load('app.css', 'text/css; charset=utf-8');

@@ -21,8 +21,15 @@ describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
       assert.equal(res.statusCode, 303);
       assert.equal(res.headers.location, '/login?reason=signed-up');
       assert.equal(web.cookies.has('ds_session'), false, 'signing up does not sign in');
-      assert.match((await web.get('/login?reason=signed-up')).body, /Thanks for signing up\./);
+      const login = (await web.get('/login?reason=signed-up')).body;
+      assert.match(login, /Thanks for signing up\./);
+      // The sign-in form has the email as typed, and the password field has the focus.
+      assert.ok(login.includes(`autocomplete="username" required maxlength="254" value="${email.toUpperCase()}">`), login);
+      assert.match(login, /name="password" type="password" autocomplete="current-password" required maxlength="\d+" autofocus>/);
+      // Kept until signing in: a reload of the sign-in page still has it.
+      assert.ok((await web.get('/login')).body.includes(`value="${email.toUpperCase()}"`));
       const signedIn = await web.logIn(email);
+      assert.equal(web.cookies.has('ds_flash'), false, 'signing in clears it');
       assert.equal(signedIn.headers.location, '/account');
       const page = await web.get('/account');
       assert.equal(page.statusCode, 200);

@@ -96,7 +96,7 @@ describeEach('account pages in Chromium', (backend) => {
 
         await page.getByRole('link', { name: 'Revoke key browser test' }).click();
         await page.getByRole('button', { name: 'Revoke key' }).click();
-        await page.waitForURL(`${base}/account?notice=revoked`);
+        await page.waitForURL(`${base}/account?notice=revoked#keys`);
         assert.match(await text(page, '.alert--success'), /Key revoked/);
         assert.equal(await text(page, 'tr[data-key-id] td[data-label="Status"]'), 'Revoked');
         await shot(page, 'revoked');

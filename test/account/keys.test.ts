@@ -43,7 +43,7 @@ describeEach('account pages: API keys', (backend) => {
     it('shows the full key once; the database keeps only its hash; the key works', async () => {
       const web = await signedIn('create');
       const { res, key } = await web.createKey('production');
-      assert.equal(res.statusCode, 201);
+      assert.equal(res.statusCode, 200);
       assert.equal(res.headers['cache-control'], 'no-store');
       assert.match(key, /^ds_[0-9A-Za-z]{38}$/);
       assert.match(res.body, /Your new key “production” is ready/);
@@ -106,6 +106,46 @@ describeEach('account pages: API keys', (backend) => {
     });
   });
 
+  describe('post/redirect/get', () => {
+    it('creating a key answers 303 to the keys section; the key is shown by that GET only, and a reload creates nothing', async () => {
+      const web = await signedIn('prg');
+      const form = await web.get('/account');
+      const posted = await web.post('/account/keys', { _csrf: csrfOf(form.body), name: 'once' });
+      assert.equal(posted.statusCode, 303);
+      assert.equal(posted.headers.location, '/account#keys');
+      assert.equal(shownKey(posted.body), undefined, 'the POST itself shows no key');
+      const flash = posted.cookies.find((cookie) => cookie.name === 'ds_flash');
+      assert.ok(flash, 'the one-time cookie');
+      const shown = await web.get('/account');
+      const key = shownKey(shown.body)!;
+      assert.match(key, /^ds_[0-9A-Za-z]{38}$/);
+      // Encrypted: the key is not readable in the browser's cookie store.
+      assert.ok(!flash.value.includes(key.slice(3)) && !Buffer.from(flash.value, 'base64url').toString('latin1').includes(key));
+      // Reloads show the page without the key, and no second key exists.
+      for (let i = 0; i < 2; i++) {
+        const again = await web.get('/account');
+        assert.equal(shownKey(again.body), undefined);
+        assert.equal(again.body.match(/<tr class="[^"]*" data-key-id=/g)?.length, 1);
+      }
+      // The same cookie replayed later shows nothing: it was cleared, and it is bound to its account.
+      const other = await signedIn('prg-other');
+      other.cookies.set('ds_flash', flash.value);
+      assert.equal(shownKey((await other.get('/account')).body), undefined, "another account's flash is not shown");
+    });
+
+    it("GET on the forms' own URLs redirects to their section", async () => {
+      const web = await signedIn('prg-get');
+      for (const [url, location] of [
+        ['/account/keys', '/account#keys'],
+        ['/account/webhooks', '/account#webhooks'],
+      ]) {
+        const res = await web.get(url!);
+        assert.equal(res.statusCode, 303, url);
+        assert.equal(res.headers.location, location);
+      }
+    });
+  });
+
   describe('roll', () => {
     it('a new key at once; both work during the grace period, the old one marked as expiring', async () => {
       const web = await signedIn('roll');
@@ -114,8 +154,10 @@ describeEach('account pages: API keys', (backend) => {
       const confirm = await web.get(`/account/keys/${oldId}/roll`);
       assert.equal(confirm.statusCode, 200);
       assert.match(confirm.body, /keeps working for <strong>24 hours<\/strong>/);
-      const res = await web.post(`/account/keys/${oldId}/roll`, { _csrf: csrfOf(confirm.body) });
-      assert.equal(res.statusCode, 201);
+      const rolled = await web.post(`/account/keys/${oldId}/roll`, { _csrf: csrfOf(confirm.body) });
+      assert.equal(rolled.statusCode, 303);
+      assert.equal(rolled.headers.location, '/account#keys');
+      const res = await web.follow(rolled);
       const newKey = shownKey(res.body)!;
       assert.ok(newKey && newKey !== oldKey);
       assert.match(res.body, /Your new key “backend” is ready/);
@@ -165,7 +207,7 @@ describeEach('account pages: API keys', (backend) => {
       assert.match(confirm.body, /refused <strong>immediately<\/strong>/);
       const res = await web.post(`/account/keys/${id}/revoke`, { _csrf: csrfOf(confirm.body) });
       assert.equal(res.statusCode, 303);
-      assert.equal(res.headers.location, '/account?notice=revoked');
+      assert.equal(res.headers.location, '/account?notice=revoked#keys');
       assert.equal(await call(key), 401);
       assert.ok((await keyRow(id))!.revoked_at);
       const page = (await web.get('/account?notice=revoked')).body;
@@ -240,7 +282,7 @@ describeEach('account pages: a rolled key stops after its grace period', (backen
       await web.signUpAndIn(uniqueEmail('grace'));
       const { key: oldKey } = await web.createKey();
       const id = (await db.query<{ id: string }>('SELECT id FROM api_keys WHERE name = $1', ['test key']))[0]!.id;
-      const rolled = await web.submit(`/account/keys/${id}/roll`, `/account/keys/${id}/roll`, {});
+      const rolled = await web.follow(await web.submit(`/account/keys/${id}/roll`, `/account/keys/${id}/roll`, {}));
       const newKey = shownKey(rolled.body)!;
       const call = async (key: string) =>
         (await app.inject({ url: '/api/v2/signals/investors?count=true', headers: { authorization: `Bearer ${key}` } }))
@@ -279,7 +321,7 @@ describeEach('account pages: a rolled key stops after its grace period', (backen
       const id = (await db.query<{ id: string }>('SELECT id FROM api_keys'))[0]!.id;
       const confirm = await web.get(`/account/keys/${id}/roll`);
       assert.match(confirm.body, /keeps working for <strong>300 milliseconds<\/strong>/);
-      const rolled = await web.post(`/account/keys/${id}/roll`, { _csrf: csrfOf(confirm.body) });
+      const rolled = await web.follow(await web.post(`/account/keys/${id}/roll`, { _csrf: csrfOf(confirm.body) }));
       const newKey = shownKey(rolled.body)!;
       assert.ok(await keys.verify(oldKey), 'inside the grace period');
       await new Promise((resolve) => setTimeout(resolve, 400));

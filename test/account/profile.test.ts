@@ -5,8 +5,9 @@ import { nextRefill } from '../../src/services/accounts.js';
 import { niceScale } from '../../src/web/chart.js';
 import { formatDate } from '../../src/web/format.js';
 import { describeEach, type TestContext } from '../helpers.js';
-import { insertInvestors, investorRecord } from '../fixtures.js';
-import { startWebApp, uniqueEmail, WebClient } from './web-client.js';
+import { fundingRecord, insertFunding, insertInvestors, investorRecord } from '../fixtures.js';
+import { startReceiver, type TestReceiver } from '../webhooks/receiver.js';
+import { csrfOf, startWebApp, uniqueEmail, WebClient } from './web-client.js';
 
 const factRow = (label: string, value: string) => new RegExp(`<dt>${label}</dt><dd>${value}</dd>`);
 
@@ -81,6 +82,14 @@ describeEach('account pages: the profile page', (backend) => {
          ($1, $2, 'v2', '/api/v2/signals/investors', 200, 1, now() - interval '40 days')`,
       [account!.id, keyRow!.id],
     );
+    // Credits used come from the ledger: the two charged calls 3 days ago, and the one 40 days ago.
+    await ctx.db.query(
+      `INSERT INTO credit_ledger (account_id, key_id, delta, balance_after, reason, endpoint, created_at) VALUES
+         ($1, $2, -1, 99, 'request', 'investors', now() - interval '3 days'),
+         ($1, $2, -1, 98, 'request', 'investors', now() - interval '3 days'),
+         ($1, $2, -1, 97, 'request', 'investors', now() - interval '40 days')`,
+      [account!.id, keyRow!.id],
+    );
     await ctx.app.inject({ url: '/api/v2/signals/investors', headers: { authorization: `Bearer ${key}` } });
     const page = (await web.get('/account')).body;
 
@@ -128,6 +137,79 @@ describeEach('account pages: the profile page', (backend) => {
       ),
     );
     assert.match(page, /data-copy="curl-v1" hidden>Copy</);
+  });
+});
+
+describeEach('account pages: credits used, by use, as the ledger has them', (backend) => {
+  let ctx: TestContext;
+  let receiver: TestReceiver;
+  before(async () => {
+    ctx = await startWebApp(backend, {
+      WEBHOOK_DELIVERY: 'true',
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+      WEBHOOK_POLL_MS: '50',
+    });
+    receiver = await startReceiver();
+    await insertInvestors(ctx.db, [investorRecord(), investorRecord()]);
+  });
+  after(async () => {
+    await ctx.close();
+    await receiver.close();
+  });
+
+  it('API pages, feed pages and webhook deliveries each count, and add up to every credit the ledger took', async () => {
+    const web = new WebClient(ctx.app);
+    const email = uniqueEmail('uses');
+    await web.signUpAndIn(email);
+    const [account] = await ctx.db.query<{ id: number }>('SELECT id::int FROM accounts WHERE email = $1', [email]);
+    const { key } = await web.createKey();
+    const get = async (url: string) => {
+      const res = await ctx.app.inject({ url, headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+    };
+    for (let i = 0; i < 3; i++) await get('/api/v2/signals/investors?limit=1');
+    await get('/api/v2/signals/investors?count=true'); // free
+    for (let i = 0; i < 2; i++) await get('/api/v2/changes?limit=1');
+
+    // A webhook, and a matching record: its delivery costs 1 credit.
+    const page = await web.get('/account');
+    const created = await web.postPairs('/account/webhooks', [
+      ['_csrf', csrfOf(page.body)],
+      ['endpoint_url', receiver.url],
+      ['event_types', 'funding.created'],
+    ]);
+    assert.equal(created.statusCode, 303);
+    await insertFunding(ctx.db, [fundingRecord({ company_name: 'Ledger Hooks Inc' })]);
+    await receiver.waitFor(1);
+    const ledger = async () =>
+      ctx.db.query<{ reason: string; endpoint: string | null; delta: number }>(
+        `SELECT reason, endpoint, delta::int FROM credit_ledger
+          WHERE account_id = $1 AND reason NOT IN ('refill', 'grant', 'set') ORDER BY id`,
+        [account!.id],
+      );
+    // The delivery's debit is written with its attempt; wait for it (the worker runs on its own).
+    for (let i = 0; i < 100 && !(await ledger()).some((row) => row.reason === 'webhook'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const rows = await ledger();
+    const spent = rows.reduce((sum, row) => sum - row.delta, 0);
+    assert.equal(spent, 6, JSON.stringify(rows));
+
+    const profile = (await web.get('/account')).body;
+    const use = (name: string) => new RegExp(`<div data-use="${name}"><dt>[^<]+</dt><dd>(\\d+)</dd></div>`).exec(profile)?.[1];
+    assert.match(profile, /<dt>API pages<\/dt><dd>3<\/dd>/);
+    assert.match(profile, /<dt>Feed pages<\/dt><dd>2<\/dd>/);
+    assert.match(profile, /<dt>Webhook deliveries<\/dt><dd>1<\/dd>/);
+    const shown = ['api', 'feed', 'webhook'].map((name) => Number(use(name)));
+    assert.equal(
+      shown.reduce((a, b) => a + b, 0),
+      spent,
+      'the uses add up to the ledger',
+    );
+    assert.match(profile, new RegExp(`<dt><span class="swatch swatch--credits"></span>Credits used</dt><dd>${spent}</dd>`));
+    assert.match(profile, new RegExp(`id="credit-balance"> ?${100 - spent}<`));
+    // The chart's credits are the ledger's too.
+    assert.match(profile, new RegExp(`<desc id="credits-wide-desc"> ?${spent} credits used in the last 30 days\\. ?</desc>`));
   });
 });
 

@@ -214,8 +214,12 @@ describeEach('account security', (backend) => {
         const next = await web.get(res.headers.location as string);
         assert.equal(next.statusCode, 200);
         assert.match(next.body, /action="\/login"/);
-        // The form's CSRF token differs per visitor; everything else is the same.
-        pages.push(next.body.replace(/name="_csrf" value="[^"]+"/, ''));
+        // The sign-in form comes with the email just typed, new or not.
+        assert.ok(
+          next.body.includes(`name="email" type="email" autocomplete="username" required maxlength="254" value="${email}"`),
+        );
+        // The form's CSRF token differs per visitor, and the email is each one's own; everything else is the same.
+        pages.push(next.body.replace(/name="_csrf" value="[^"]+"/, '').replace(`value="${email}"`, ''));
       }
       assert.equal(pages[0], pages[1]);
       assert.match(pages[0]!, /Sign in with your email and password/);

@@ -97,15 +97,26 @@ export class WebClient {
     return this.keep(res);
   }
 
-  async post(url: string, form: Record<string, string>): Promise<WebResponse> {
+  post(url: string, form: Record<string, string>): Promise<WebResponse> {
+    return this.postPairs(url, Object.entries(form));
+  }
+
+  /** A form whose fields may repeat (checkboxes). */
+  async postPairs(url: string, pairs: [string, string][]): Promise<WebResponse> {
     const res = await this.app.inject({
       method: 'POST',
       url,
       headers: { ...this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(form).toString(),
+      payload: new URLSearchParams(pairs).toString(),
       remoteAddress: this.ip,
     });
     return this.keep(res);
+  }
+
+  /** The page a form's 303 sends the browser to (post/redirect/get), as the browser opens it. */
+  async follow(res: WebResponse): Promise<WebResponse> {
+    if (res.statusCode !== 303) throw new Error(`expected a 303 redirect, got ${res.statusCode}: ${alertText(res.body) ?? ''}`);
+    return this.get(String(res.headers.location).split('#')[0]!);
   }
 
   /** Opens the form at formUrl and posts it with its CSRF token plus the fields given. */
@@ -130,9 +141,10 @@ export class WebClient {
     return this.submit('/login', '/login', { email, password });
   }
 
-  /** Creates a key from the profile page; returns the response and the key shown once. */
+  /** Creates a key from the profile page; returns the page the form redirects to and the key it shows once. */
   async createKey(name = 'test key'): Promise<{ res: WebResponse; key: string }> {
-    const res = await this.submit('/account', '/account/keys', { name });
+    const posted = await this.submit('/account', '/account/keys', { name });
+    const res = await this.follow(posted);
     const key = shownKey(res.body);
     if (!key) throw new Error(`no key shown (status ${res.statusCode})`);
     return { res, key };

@@ -12,7 +12,7 @@ import { fundingRecord, insertFunding } from '../fixtures.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { eventually, openedSecret } from '../webhooks/support.js';
 import { ok, startReceiver, verifyBoth, type TestReceiver } from '../webhooks/receiver.js';
-import { alertText, csrfOf, normalizeHtml, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
+import { alertText, csrfOf, fieldError, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 
 interface WebhookForm {
   url: string;
@@ -84,18 +84,8 @@ describeEach('account pages: webhooks', (backend) => {
   }
 
   /** Posts a form whose fields may repeat (checkboxes), with the client's cookies. */
-  async function postPairs(web: WebClient, url: string, pairs: [string, string][]): Promise<WebResponse> {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        cookie: [...web.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: new URLSearchParams(pairs).toString(),
-      remoteAddress: web.ip,
-    });
-    return { statusCode: res.statusCode, headers: res.headers, cookies: [], body: normalizeHtml(res.body), raw: res.body };
+  function postPairs(web: WebClient, url: string, pairs: [string, string][]): Promise<WebResponse> {
+    return web.postPairs(url, pairs);
   }
 
   function formPairs(csrf: string | null, form: WebhookForm): [string, string][] {
@@ -112,8 +102,9 @@ describeEach('account pages: webhooks', (backend) => {
   }
 
   async function createWebhook(web: WebClient, form: Partial<WebhookForm> = {}) {
-    const res = await submitCreate(web, { url: receiver.url, types: ['funding.created'], ...form });
-    assert.equal(res.statusCode, 201, alertText(res.body));
+    const posted = await submitCreate(web, { url: receiver.url, types: ['funding.created'], ...form });
+    assert.equal(posted.statusCode, 303, alertText(posted.body));
+    const res = await web.follow(posted);
     const id = pageWebhookId(res.body);
     const secret = shownSecret(res.body);
     assert.ok(id && secret, 'the new webhook page, with its secret');
@@ -123,7 +114,9 @@ describeEach('account pages: webhooks', (backend) => {
   /** Posts one of the webhook page's button forms (test, pause, redeliver, …) with the page's token. */
   async function press(web: WebClient, pageUrl: string, action: string): Promise<WebResponse> {
     const page = await web.get(pageUrl);
-    return web.post(action, { _csrf: csrfOf(page.body) });
+    const res = await web.post(action, { _csrf: csrfOf(page.body) });
+    // A test event and a redelivery redirect to the webhook's page, which shows their outcome once.
+    return res.statusCode === 303 && res.headers.location === pageUrl ? web.follow(res) : res;
   }
 
   const stored = async (id: string) => (await ctx.db.query<StoredWebhook>('SELECT * FROM webhooks WHERE id = $1', [id]))[0]!;
@@ -227,6 +220,10 @@ describeEach('account pages: webhooks', (backend) => {
         const res = await submitCreate(web, form);
         assert.equal(res.statusCode, 422, form.url);
         assert.match(alertText(res.body) ?? '', message);
+        // At the top of the page (before the stats), and again next to the field it is about, which has the focus.
+        assert.ok(res.body.indexOf('role="alert"') < res.body.indexOf('class="grid grid-3 stats"'), 'the error is at the top');
+        assert.match(fieldError(res.body) ?? '', message);
+        assert.equal(res.body.match(/ autofocus/g)?.length, 1, 'one field is focused');
         assert.ok(res.body.includes(`id="new-webhook-url" name="endpoint_url"`));
         assert.ok(res.body.includes(`value="${form.url}"`), 'the URL as typed');
         for (const type of form.types) assert.ok(res.body.includes(`name="event_types" value="${type}" checked`), type);
@@ -328,7 +325,9 @@ describeEach('account pages: webhooks', (backend) => {
     assert.match(confirm.body, /<h1 id="confirm-title">Rotate the signing secret\?<\/h1>/);
     assert.equal(await openedSecret(ctx.db, ctx.config, id), secret, 'nothing changes before the confirmation');
 
-    const res = await web.post(`${page}/rotate`, { _csrf: csrfOf(confirm.body) });
+    const posted = await web.post(`${page}/rotate`, { _csrf: csrfOf(confirm.body) });
+    assert.equal(posted.statusCode, 303);
+    const res = await web.follow(posted);
     assert.equal(res.statusCode, 200);
     const rotated = shownSecret(res.body);
     assert.ok(rotated && rotated !== secret);
@@ -553,7 +552,7 @@ describeEach('account pages: webhooks', (backend) => {
     const { id } = await createWebhook(web);
     const page = `/account/webhooks/${id}`;
     const csrf = csrfOf((await web.get(page)).body);
-    for (let i = 0; i < 21; i++) assert.equal((await web.post(`${page}/test`, { _csrf: csrf })).statusCode, 200);
+    for (let i = 0; i < 21; i++) assert.equal((await web.post(`${page}/test`, { _csrf: csrf })).statusCode, 303);
     const first = await web.get(page);
     const newest = deliveryRows(first.body);
     assert.equal(newest.length, 20);
@@ -623,8 +622,8 @@ describeEach('account pages: webhook actions count against the v2 rate limit', (
       endpoint_url: receiver.url,
       event_types: 'funding.created',
     });
-    assert.equal(created.statusCode, 201, alertText(created.body));
-    const id = pageWebhookId(created.body)!;
+    assert.equal(created.statusCode, 303, alertText(created.body));
+    const id = pageWebhookId((await web.follow(created)).body)!;
     const webhookPage = `/account/webhooks/${id}`;
     assert.deepEqual(await remaining(), { status: 200, remaining: String(LIMIT - 2) }, 'one action, one API call');
 
@@ -635,7 +634,7 @@ describeEach('account pages: webhook actions count against the v2 rate limit', (
     const tests: WebResponse[] = [];
     for (let i = 0; i < 3 * LIMIT; i++) tests.push(await web.post(`${webhookPage}/test`, { _csrf: csrf }));
     const statuses = tests.map((res) => res.statusCode);
-    assert.deepEqual(statuses, [...Array(LIMIT - 2).fill(200), ...Array(2 * LIMIT + 2).fill(429)]);
+    assert.deepEqual(statuses, [...Array(LIMIT - 2).fill(303), ...Array(2 * LIMIT + 2).fill(429)]);
     assert.equal(receiver.received.length, LIMIT - 2, 'only the admitted test events were sent');
 
     const refused = tests.at(-1)!;

@@ -41,19 +41,73 @@ export interface DailyUsage {
   credits: number;
 }
 
-/** Requests per day split by family, and credits used, over the last `days` days (UTC), oldest first. */
+/**
+ * Ledger rows that are not usage: the monthly refill and the operator's grants and resets move the
+ * balance without anything being used. Every other reason is a use of credits (a refund of one
+ * with its sign), so a reason added later is counted without a change here.
+ */
+const NOT_USAGE = `('refill', 'grant', 'set')`;
+
+/**
+ * What a ledger row was used for, as the profile shows it: API pages and changes feed pages (both
+ * 'request', told apart by endpoint), webhook deliveries (refunds of unsent ones included), and
+ * any other reason under its own name.
+ */
+const USE_OF_ROW = `CASE WHEN l.reason = 'request' AND l.endpoint = 'changes' THEN 'feed'
+                         WHEN l.reason = 'request' THEN 'api'
+                         WHEN l.reason IN ('webhook', 'webhook_refund') THEN 'webhook'
+                         ELSE l.reason END`;
+
+/**
+ * Requests per day split by family (from the usage events), and credits used per day (from the
+ * credit ledger, so webhook deliveries count too), over the last `days` days (UTC), oldest first.
+ */
 export async function dailyUsage(db: Queryable, accountId: number, days: number): Promise<DailyUsage[]> {
   return db.query<DailyUsage>(
-    `SELECT d.day::date::text AS day,
-            coalesce(sum(CASE WHEN u.family = 'v1' THEN 1 END), 0)::int AS v1_requests,
-            coalesce(sum(CASE WHEN u.family = 'v2' THEN 1 END), 0)::int AS v2_requests,
-            coalesce(sum(u.credits), 0)::int AS credits
-       FROM generate_series((now() AT TIME ZONE 'UTC')::date - ($2::int - 1), (now() AT TIME ZONE 'UTC')::date, interval '1 day') AS d(day)
-       LEFT JOIN usage_events u
-              ON u.account_id = $1
-             AND u.created_at >= d.day AT TIME ZONE 'UTC'
-             AND u.created_at < (d.day + interval '1 day') AT TIME ZONE 'UTC'
-      GROUP BY d.day ORDER BY d.day`,
+    `WITH d AS (
+       SELECT day::date AS day
+         FROM generate_series((now() AT TIME ZONE 'UTC')::date - ($2::int - 1), (now() AT TIME ZONE 'UTC')::date, interval '1 day') AS g(day)
+     ), requests AS (
+       SELECT d.day,
+              coalesce(sum(CASE WHEN u.family = 'v1' THEN 1 END), 0)::int AS v1_requests,
+              coalesce(sum(CASE WHEN u.family = 'v2' THEN 1 END), 0)::int AS v2_requests
+         FROM d LEFT JOIN usage_events u
+                ON u.account_id = $1
+               AND u.created_at >= d.day AT TIME ZONE 'UTC'
+               AND u.created_at < (d.day + 1) AT TIME ZONE 'UTC'
+        GROUP BY d.day
+     ), credits AS (
+       SELECT d.day, coalesce(-sum(l.delta), 0)::int AS credits
+         FROM d LEFT JOIN credit_ledger l
+                ON l.account_id = $1
+               AND l.reason NOT IN ${NOT_USAGE}
+               AND l.created_at >= d.day AT TIME ZONE 'UTC'
+               AND l.created_at < (d.day + 1) AT TIME ZONE 'UTC'
+        GROUP BY d.day
+     )
+     SELECT r.day::text AS day, r.v1_requests, r.v2_requests, c.credits
+       FROM requests r JOIN credits c ON c.day = r.day
+      ORDER BY r.day`,
+    [accountId, days],
+  );
+}
+
+/** Credits used by what they were used for ('api', 'feed', 'webhook', or another ledger reason). */
+export interface CreditUse {
+  use: string;
+  credits: number;
+}
+
+/** Credits used over the last `days` days (UTC, the days dailyUsage covers), by use, from the ledger. */
+export async function creditsByUse(db: Queryable, accountId: number, days: number): Promise<CreditUse[]> {
+  return db.query<CreditUse>(
+    `SELECT ${USE_OF_ROW} AS use, (-sum(l.delta))::int AS credits
+       FROM credit_ledger l
+      WHERE l.account_id = $1
+        AND l.reason NOT IN ${NOT_USAGE}
+        AND l.created_at >= ((now() AT TIME ZONE 'UTC')::date - ($2::int - 1)) AT TIME ZONE 'UTC'
+      GROUP BY 1
+      ORDER BY 1`,
     [accountId, days],
   );
 }

@@ -68,7 +68,9 @@ export function authRoutes(app: FastifyInstance, deps: WebDeps): void {
       const { email = '', password = '' } = request.body;
       const result = await signUp(db, rateLimitStore, deps.limits, { email, password, ip: request.ip });
       if (!result.ok) return formAgain(signupPage, request, reply, PROBLEM_STATUS[result.problem.kind], result.problem);
-      // The same answer whether the email was new or not; no session, so no cookie tells them apart.
+      // The same answer whether the email was new or not; no session, so no cookie tells them apart
+      // (the flash carrying the email for the sign-in form is set either way).
+      deps.flash.set(request, reply, config.publicUrl, null, { page: 'login', email });
       return reply.redirect('/login?reason=signed-up', 303);
     },
   );
@@ -81,7 +83,10 @@ export function authRoutes(app: FastifyInstance, deps: WebDeps): void {
       if (session.status === 'active') return reply.redirect('/account', 303);
       const csrfToken = issueFormCsrf(request, reply, config.publicUrl);
       const notice = loginNotice(request.query.reason);
-      return sendPage(reply, 200, loginPage(pageContext(deps, request, session), { csrfToken, notice }));
+      // Just signed up: the sign-in form comes with that email (kept until sign-in, so a reload keeps it too).
+      const flash = deps.flash.read(request, null);
+      const email = flash?.page === 'login' ? flash.email : undefined;
+      return sendPage(reply, 200, loginPage(pageContext(deps, request, session), { csrfToken, notice, email }));
     },
   );
 
@@ -91,6 +96,7 @@ export function authRoutes(app: FastifyInstance, deps: WebDeps): void {
     const result = await logIn(db, rateLimitStore, deps.limits, { email, password, ip: request.ip });
     if (!result.ok) return formAgain(loginPage, request, reply, PROBLEM_STATUS[result.problem.kind], result.problem);
     await startSession(request, reply, result.accountId);
+    deps.flash.clear(request, reply, config.publicUrl);
     return reply.redirect('/account', 303);
   });
 

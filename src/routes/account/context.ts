@@ -6,6 +6,7 @@ import type { Assets } from '../../web/assets.js';
 import type { PageContext } from '../../web/layout.js';
 import { loginPage } from '../../web/pages/auth.js';
 import { clearSessionCookie, issueFormCsrf, type RequestSession } from './cookies.js';
+import type { FlashCookie } from './flash.js';
 
 /**
  * The shared services the account pages use (and nothing more). Without the webhook service the
@@ -22,6 +23,8 @@ export interface WebDeps {
   rollGraceMs: number;
   sessionTtlMs: number;
   limits: WebLimits;
+  /** One-time results carried across a form's redirect (see flash.ts). */
+  flash: FlashCookie;
 }
 
 /** HTTP status of a refused form, by the kind of problem. */

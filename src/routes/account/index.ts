@@ -13,6 +13,7 @@ import { loadAssets } from '../../web/assets.js';
 import { errorPage } from '../../web/pages/errors.js';
 import { authRoutes } from './auth.js';
 import { pageContext, sendPage, type AccountServices, type WebDeps } from './context.js';
+import { FlashCookie } from './flash.js';
 import { profileRoutes } from './profile.js';
 import { requestSession, type RequestSession } from './cookies.js';
 
@@ -69,6 +70,7 @@ export async function accountRoutes(
     rollGraceMs: options.rollGraceMs ?? DEFAULT_ROLL_GRACE_MS,
     sessionTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
     limits: { ...DEFAULT_WEB_LIMITS, ...options.limits },
+    flash: new FlashCookie(options.sessionSecret),
   };
 
   // Pages are not part of the API: keep them out of the OpenAPI document.

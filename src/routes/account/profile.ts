@@ -9,7 +9,7 @@ import { accountPage, type NewKeyView } from '../../web/pages/account.js';
 import { errorPage } from '../../web/pages/errors.js';
 import { homePage } from '../../web/pages/home.js';
 import { confirmKeyActionPage, type KeyAction } from '../../web/pages/keys.js';
-import { WEBHOOKS_ON_PROFILE, type WebhookFormValues } from '../../web/pages/webhooks.js';
+import { WEBHOOKS_ON_PROFILE, type FieldProblem, type WebhookFormValues } from '../../web/pages/webhooks.js';
 import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signInFirst, type WebDeps } from './context.js';
 import { requestSession, sessionCsrfValid, type SignedInSession } from './cookies.js';
 import { webhookRoutes } from './webhooks.js';
@@ -38,7 +38,7 @@ interface AccountExtras {
   problem?: FormProblem;
   keyName?: string;
   /** The create-webhook form as typed, when it was refused, and why. */
-  webhookForm?: { values: WebhookFormValues; problem: string };
+  webhookForm?: { values: WebhookFormValues; problem: FieldProblem };
 }
 
 export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
@@ -109,6 +109,12 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
     return sendPage(reply, view.status, page);
   }
 
+  /** Redirects to the keys section, which shows the new key once. */
+  function showNewKey(request: FastifyRequest, reply: FastifyReply, session: SignedInSession, newKey: NewKeyView) {
+    deps.flash.set(request, reply, config.publicUrl, session.accountId, { page: 'account', newKey });
+    return reply.redirect('/account#keys', 303);
+  }
+
   app.get('/', async (request, reply) => {
     const session = await requestSession(request, db);
     return sendPage(reply, 200, homePage(pageContext(deps, request, session), config));
@@ -121,9 +127,15 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
       const session = await signedIn(request, reply);
       if (!session) return reply;
       const notice = request.query.notice ? NOTICES.get(request.query.notice) : undefined;
-      return renderAccount(request, reply, session, 200, { notice });
+      // A key just created or rolled is shown by this GET only: the cookie that carried it is cleared.
+      const flash = deps.flash.take(request, reply, config.publicUrl, session.accountId);
+      const newKey = flash?.page === 'account' ? flash.newKey : undefined;
+      return renderAccount(request, reply, session, 200, { notice, newKey });
     },
   );
+
+  // The key forms post here; a GET (a reload, a bookmark, a link) goes to the keys section.
+  app.get('/account/keys', async (_request, reply) => reply.redirect('/account#keys', 303));
 
   app.post<{ Body: Static<typeof CreateKeyBody> }>(
     '/account/keys',
@@ -142,8 +154,9 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
           keyName,
         });
       }
-      // The full key goes into this response only: no redirect, nothing stored.
-      return renderAccount(request, reply, session, 201, { newKey: { key: created.key, name: created.row.name } });
+      // Post/redirect/get: a reload of the page shown next cannot create a second key. The full
+      // key goes to that page only, in the one-time flash cookie; the server stores only its hash.
+      return showNewKey(request, reply, session, { key: created.key, name: created.row.name });
     },
   );
 
@@ -175,7 +188,7 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
         return confirmPage(request, reply, session, { action: 'roll', key: current, status: 409 });
       }
       const newKey = { key: rolled.key, name: rolled.row.name, previousExpiresAt: rolled.oldKeyExpiresAt };
-      return renderAccount(request, reply, session, 201, { newKey });
+      return showNewKey(request, reply, session, newKey);
     },
   );
 
@@ -197,7 +210,7 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
       }
       const revoked = await revokeKey(db, services.keys, session.accountId, key.id);
       if (!revoked.ok) return notFound(request, reply, session);
-      return reply.redirect('/account?notice=revoked', 303);
+      return reply.redirect('/account?notice=revoked#keys', 303);
     },
   );
 

@@ -16,12 +16,17 @@ import {
   confirmWebhookActionPage,
   filterField,
   webhookPage,
+  type RedeliveryOutcome,
+  type TestOutcome,
   type WebhookAction,
   type WebhookFormValues,
   type WebhookPageView,
+  webhookFieldOf,
+  type FieldProblem,
 } from '../../web/pages/webhooks.js';
 import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signInFirst, type WebDeps } from './context.js';
 import { requestSession, sessionCsrfValid, type SignedInSession } from './cookies.js';
+import { clipText } from './flash.js';
 
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) });
 const FormText = Type.String({ maxLength: 2000 });
@@ -65,7 +70,7 @@ export type AccountRenderer = (
   reply: FastifyReply,
   session: SignedInSession,
   status: number,
-  webhookForm: { values: WebhookFormValues; problem: string },
+  webhookForm: { values: WebhookFormValues; problem: FieldProblem },
 ) => Promise<FastifyReply>;
 
 /** The form as typed: values trimmed, empty filter fields left out. */
@@ -92,6 +97,12 @@ function refusal(error: unknown): ApiError {
   if (error instanceof ApiError && error.status < 500) return error;
   throw error;
 }
+
+/** A refusal about the whole form (an expired form, the rate limit). */
+const formWide = (message: string): FieldProblem => ({ message, field: null });
+
+/** A refusal of the service, with the form field it is about, if any (shown next to it, focused). */
+const fieldProblem = (error: ApiError): FieldProblem => ({ message: error.message, field: webhookFieldOf(error) });
 
 /** A refused form's status: 422 for bad input, as the other forms; otherwise the service's. */
 const refusedStatus = (error: ApiError) => (error.status === 400 ? PROBLEM_STATUS.invalid : error.status);
@@ -235,6 +246,25 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
     return renderWebhook(request, reply, session, id, refusedStatus(error), { problem: error.message, ...extras });
   }
 
+  /**
+   * Post/redirect/get: what an action produced goes to the webhook's page in the one-time flash
+   * cookie, and the browser is sent there. A reload shows the page and sends, rotates or creates
+   * nothing again.
+   */
+  function showOnce(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: SignedInSession,
+    id: string,
+    result: { secret: { value: string; rotated: boolean } } | { test: TestOutcome } | { redelivery: RedeliveryOutcome },
+  ) {
+    deps.flash.set(request, reply, services.config.publicUrl, session.accountId, { page: 'webhook', webhookId: id, ...result });
+    return reply.redirect(`/account/webhooks/${id}`, 303);
+  }
+
+  // The create form posts here; a GET (a reload, a bookmark) goes to the webhooks section.
+  app.get('/account/webhooks', async (_request, reply) => reply.redirect('/account#webhooks', 303));
+
   app.post<{ Body: WebhookForm }>(
     '/account/webhooks',
     { schema: { body: WebhookFormBody }, ...FORM_LIMITS },
@@ -243,19 +273,21 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       if (!session) return reply;
       const values = formValues(request.body);
       if (!sessionCsrfValid(request, session)) {
-        return renderAccount(request, reply, session, CSRF_STATUS, { values, problem: CSRF_PROBLEM.message });
+        return renderAccount(request, reply, session, CSRF_STATUS, { values, problem: formWide(CSRF_PROBLEM.message) });
       }
       const limited = await overLimit(reply, session);
-      if (limited) return renderAccount(request, reply, session, PROBLEM_STATUS.limited, { values, problem: limited });
+      if (limited) {
+        return renderAccount(request, reply, session, PROBLEM_STATUS.limited, { values, problem: formWide(limited) });
+      }
       let created: WebhookView;
       try {
         created = await webhooks.create(actorOf(session), serviceBody(values));
       } catch (error) {
         const refused = refusal(error);
-        return renderAccount(request, reply, session, refusedStatus(refused), { values, problem: refused.message });
+        return renderAccount(request, reply, session, refusedStatus(refused), { values, problem: fieldProblem(refused) });
       }
-      // The secret is shown in this response only (no redirect), as a new key is.
-      return renderWebhook(request, reply, session, created.id, 201, { secret: { value: created.secret!, rotated: false } });
+      // The secret is shown once, by the webhook's page this redirects to, as a new key is.
+      return showOnce(request, reply, session, created.id, { secret: { value: created.secret!, rotated: false } });
     },
   );
 
@@ -266,9 +298,16 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       const session = await signedIn(request, reply);
       if (!session) return reply;
       const { notice, cursor } = request.query;
-      return renderWebhook(request, reply, session, request.params.id, 200, {
+      const { id } = request.params;
+      // What the last action produced (a new secret, a test's or a redelivery's answer), this once.
+      const flash = deps.flash.take(request, reply, services.config.publicUrl, session.accountId);
+      const once = flash?.page === 'webhook' && flash.webhookId === id ? flash : undefined;
+      return renderWebhook(request, reply, session, id, 200, {
         notice: notice ? NOTICES.get(notice) : undefined,
         cursor,
+        secret: once && 'secret' in once ? once.secret : undefined,
+        test: once && 'test' in once ? once.test : undefined,
+        redelivery: once && 'redelivery' in once ? once.redelivery : undefined,
       });
     },
   );
@@ -284,10 +323,12 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       if (!current) return reply;
       const form = formValues(request.body);
       if (!sessionCsrfValid(request, session)) {
-        return renderWebhook(request, reply, session, id, CSRF_STATUS, { form, formProblem: CSRF_PROBLEM.message });
+        return renderWebhook(request, reply, session, id, CSRF_STATUS, { form, formProblem: formWide(CSRF_PROBLEM.message) });
       }
       const limited = await overLimit(reply, session);
-      if (limited) return renderWebhook(request, reply, session, id, PROBLEM_STATUS.limited, { form, formProblem: limited });
+      if (limited) {
+        return renderWebhook(request, reply, session, id, PROBLEM_STATUS.limited, { form, formProblem: formWide(limited) });
+      }
       // Keys the form has no field for (set through the API, ignored by the service) stay as they are.
       const kept = Object.fromEntries(
         Object.entries(current.filters).filter(([key]) => !(FILTER_KEYS as readonly string[]).includes(key)),
@@ -297,7 +338,7 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       } catch (error) {
         const refused = refusal(error);
         if (refused.status === 404) return notFound(request, reply, session);
-        return renderWebhook(request, reply, session, id, refusedStatus(refused), { form, formProblem: refused.message });
+        return renderWebhook(request, reply, session, id, refusedStatus(refused), { form, formProblem: fieldProblem(refused) });
       }
       return reply.redirect(`/account/webhooks/${id}?notice=updated`, 303);
     },
@@ -373,8 +414,7 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
       } catch (error) {
         return showRefusal(request, reply, session, webhook.id, refusal(error));
       }
-      // The new secret goes into this response only.
-      return renderWebhook(request, reply, session, webhook.id, 200, { secret: { value: rotated.secret!, rotated: true } });
+      return showOnce(request, reply, session, webhook.id, { secret: { value: rotated.secret!, rotated: true } });
     },
   );
 
@@ -397,7 +437,10 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
         return showRefusal(request, reply, session, id, refusal(error));
       }
       const error = result.success ? null : await lastError(session.accountId, id, result.delivery_id);
-      return renderWebhook(request, reply, session, id, 200, { test: { ...result, error } });
+      const { success, response_status, response_body } = result;
+      return showOnce(request, reply, session, id, {
+        test: { success, response_status, response_body: clipText(response_body), error },
+      });
     },
   );
 
@@ -435,8 +478,9 @@ export function webhookRoutes(app: FastifyInstance, deps: WebDeps, renderAccount
         return showRefusal(request, reply, session, id, refused);
       }
       const error = result.data.success ? null : await lastError(session.accountId, id, result.data.delivery_id);
-      return renderWebhook(request, reply, session, id, 200, {
-        redelivery: { ...result.data, error, credits_used: result.creditsUsed },
+      const { success, status, response_status, attempt_count } = result.data;
+      return showOnce(request, reply, session, id, {
+        redelivery: { success, status, response_status, attempt_count, error, credits_used: result.creditsUsed },
       });
     },
   );

@@ -7,7 +7,7 @@ import { formatDate, formatDateTime, formatNumber, isoTime, relativeTime, shortW
 import { html, type SafeHtml } from '../html.js';
 import { alert, csrfInput, layout, type PageContext } from '../layout.js';
 import { tierName } from './home.js';
-import { webhooksCard, type WebhooksSectionView } from './webhooks.js';
+import { formProblemSummary, webhooksCard, type WebhooksSectionView } from './webhooks.js';
 
 export interface NewKeyView {
   /** The full key: in this response only. */
@@ -113,13 +113,13 @@ function keysCard(view: AccountView): SafeHtml {
           maxlength="60"
           placeholder="e.g. production"
           value="${view.keyName ?? ''}"
-          ${nameProblem ? html` aria-invalid="true" aria-describedby="key-name-error"` : ''}
+          ${nameProblem ? html` aria-invalid="true" aria-describedby="key-name-error" autofocus` : ''}
         />
         <button class="btn btn-primary" type="submit">Create key</button>
         ${nameProblem ? html`<p class="field-error" id="key-name-error">${nameProblem.message}</p>` : ''}
       </form>
     </header>
-    ${table}
+    ${view.newKey ? newKeyCallout(view.newKey, view.now) : ''} ${table}
   </section>`;
 }
 
@@ -232,8 +232,24 @@ function requestsCard(profile: Profile): SafeHtml {
         <dd>${formatNumber(totals.credits)}</dd>
       </div>
     </dl>
+    <dl class="facts facts--inline credit-uses" aria-label="Credits used, by use">
+      ${profile.creditUses.map(
+        ({ use, credits }) =>
+          html`<div data-use="${use}">
+            <dt>${USE_LABELS.get(use) ?? use.replaceAll('_', ' ')}</dt>
+            <dd>${formatNumber(credits)}</dd>
+          </div>`,
+      )}
+    </dl>
   </article>`;
 }
+
+/** How the profile names what credits were used for (a reason added later shows under its own name). */
+const USE_LABELS: ReadonlyMap<string, string> = new Map([
+  ['api', 'API pages'],
+  ['feed', 'Feed pages'],
+  ['webhook', 'Webhook deliveries'],
+]);
 
 function usageCard(profile: Profile): SafeHtml {
   const charts = usageCharts(profile.usage);
@@ -241,7 +257,9 @@ function usageCard(profile: Profile): SafeHtml {
     <header class="card-head">
       <div>
         <h2 id="usage-title">Usage</h2>
-        <p class="card-sub">Requests per day made with your keys, and credits they used (UTC days).</p>
+        <p class="card-sub">
+          Requests per day made with your keys, and credits used: API and feed pages, and webhook deliveries (UTC days).
+        </p>
       </div>
       <ul class="legend" aria-label="Legend">
         <li><span class="swatch swatch--v1"></span>v1 requests</li>
@@ -306,7 +324,8 @@ export function accountPage(ctx: PageContext, view: AccountView): string {
       </div>
     </header>
     ${view.notice ? alert('success', view.notice) : ''}${generalProblem ? alert('error', generalProblem.message) : ''}
-    ${view.newKey ? newKeyCallout(view.newKey, view.now) : ''}
+    ${view.problem?.field === 'name' ? alert('error', html`${view.problem.message}<a class="alert-link" href="#key-name">Go to the form</a>`) : ''}
+    ${view.webhooks?.problem ? formProblemSummary('new-webhook', view.webhooks.problem) : ''}
     <div class="grid grid-3 stats">${planCard(profile)}${creditsCard(profile)}${requestsCard(profile)}</div>
     ${keysCard(view)} ${view.webhooks ? webhooksCard(view.webhooks) : ''} ${usageCard(profile)} ${quickStartCard(view)}
   </div>`;

@@ -182,9 +182,37 @@ function statsList(webhook: WebhookView, now: Date): SafeHtml {
 
 // ---------- the form (create and edit) ----------
 
-function textField(idPrefix: string, input: FilterInput, value: string | undefined): SafeHtml {
+/**
+ * A refused form's message, and the field it is about (a field of webhookFields: 'url',
+ * 'event_types' or a filter key), when the message names one.
+ */
+export interface FieldProblem {
+  message: string;
+  field: string | null;
+}
+
+/** The form field a refusal is about: the error's `param` when it has one, else the field its message starts with. */
+export function webhookFieldOf(error: { message: string; param?: string }): string | null {
+  const named = error.param ?? /^(endpoint_url|event_types|filters\.[A-Za-z]+)\b/.exec(error.message)?.[1];
+  if (!named) return null;
+  if (named === 'endpoint_url') return 'url';
+  if (named === 'event_types') return 'event_types';
+  const key = named.startsWith('filters.') ? named.slice('filters.'.length) : named;
+  return (FILTER_KEYS as readonly string[]).includes(key) ? key : null;
+}
+
+/** The id of a form's field, for the error summary's link. */
+export const fieldId = (idPrefix: string, field: string) => `${idPrefix}-${field === 'event_types' ? 'types' : field}`;
+
+/** The attributes of an input a refusal is about: marked invalid, described by the error, focused. */
+const invalidAttributes = () => html` aria-invalid="true" autofocus`;
+
+const fieldError = (id: string, problem: FieldProblem) => html`<p class="field-error" id="${id}-error">${problem.message}</p>`;
+
+function textField(idPrefix: string, input: FilterInput, value: string | undefined, problem: FieldProblem | null): SafeHtml {
   const id = `${idPrefix}-${input.key}`;
-  return html`<div class="field">
+  const invalid = problem?.field === input.key;
+  return html`<div class="field${invalid ? ' field--invalid' : ''}">
     <label for="${id}">${input.label}</label>
     <input
       id="${id}"
@@ -193,19 +221,24 @@ function textField(idPrefix: string, input: FilterInput, value: string | undefin
       maxlength="1000"
       placeholder="${input.placeholder}"
       value="${value ?? ''}"
-      aria-describedby="${id}-hint"
+      aria-describedby="${id}-hint${invalid ? ` ${id}-error` : ''}"
       autocomplete="off"
+      ${invalid ? invalidAttributes() : ''}
     />
     <p class="field-hint" id="${id}-hint">${input.hint}</p>
+    ${invalid ? fieldError(id, problem) : ''}
   </div>`;
 }
 
-function webhookFields(idPrefix: string, values: WebhookFormValues): SafeHtml {
+function webhookFields(idPrefix: string, values: WebhookFormValues, problem: FieldProblem | null = null): SafeHtml {
   const checked = new Set(values.eventTypes);
   // A type set through the API that the form does not offer stays listed, so saving keeps it.
   const offered = [...FORM_EVENT_TYPES, ...values.eventTypes.filter((type) => !FORM_EVENT_TYPES.includes(type))];
-  const amountsOpen = AMOUNT_FILTERS.some((input) => values.filters[input.key] !== undefined);
-  return html`<div class="field">
+  const amountsOpen = AMOUNT_FILTERS.some((input) => values.filters[input.key] !== undefined || problem?.field === input.key);
+  const urlInvalid = problem?.field === 'url';
+  const typesInvalid = problem?.field === 'event_types';
+  const typesId = fieldId(idPrefix, 'event_types');
+  return html`<div class="field${urlInvalid ? ' field--invalid' : ''}">
       <label for="${idPrefix}-url">Endpoint URL</label>
       <input
         id="${idPrefix}-url"
@@ -216,19 +249,32 @@ function webhookFields(idPrefix: string, values: WebhookFormValues): SafeHtml {
         required
         placeholder="https://example.com/webhooks/dealsignal"
         value="${values.endpointUrl}"
-        aria-describedby="${idPrefix}-url-hint"
+        aria-describedby="${idPrefix}-url-hint${urlInvalid ? ` ${idPrefix}-url-error` : ''}"
         autocomplete="off"
         spellcheck="false"
+        ${urlInvalid ? invalidAttributes() : ''}
       />
       <p class="field-hint" id="${idPrefix}-url-hint">An http or https URL; every event arrives there as a signed POST.</p>
+      ${urlInvalid ? fieldError(`${idPrefix}-url`, problem) : ''}
     </div>
-    <fieldset class="fieldset">
+    <fieldset
+      class="fieldset${typesInvalid ? ' field--invalid' : ''}"
+      ${typesInvalid ? html`aria-describedby="${typesId}-error"` : ''}
+    >
       <legend>Event types</legend>
+      ${typesInvalid ? fieldError(typesId, problem) : ''}
       <div class="check-grid">
         ${offered.map(
-          (type) =>
+          (type, i) =>
             html`<label class="check">
-              <input type="checkbox" name="event_types" value="${type}" ${checked.has(type) ? html`checked` : ''} />
+              <input
+                ${i === 0 ? html`id="${typesId}"` : ''}
+                type="checkbox"
+                name="event_types"
+                value="${type}"
+                ${checked.has(type) ? html`checked` : ''}
+                ${i === 0 && typesInvalid ? html`autofocus` : ''}
+              />
               <span
                 ><code>${type}</code><small>${EVENT_DESCRIPTIONS[type] ?? 'Accepted; never sent by this service'}</small></span
               >
@@ -238,13 +284,26 @@ function webhookFields(idPrefix: string, values: WebhookFormValues): SafeHtml {
     </fieldset>
     <fieldset class="fieldset">
       <legend>Filters <span class="legend-note">optional; empty fields are left out</span></legend>
-      <div class="filter-grid">${MAIN_FILTERS.map((input) => textField(idPrefix, input, values.filters[input.key]))}</div>
+      <div class="filter-grid">
+        ${MAIN_FILTERS.map((input) => textField(idPrefix, input, values.filters[input.key], problem))}
+      </div>
       <details class="more-filters" ${amountsOpen ? html`open` : ''}>
         <summary>Funding and M&amp;A amounts</summary>
-        <div class="filter-grid">${AMOUNT_FILTERS.map((input) => textField(idPrefix, input, values.filters[input.key]))}</div>
+        <div class="filter-grid">
+          ${AMOUNT_FILTERS.map((input) => textField(idPrefix, input, values.filters[input.key], problem))}
+        </div>
       </details>
-      ${textField(idPrefix, QUERY_FILTER, values.filters.query)}
+      ${textField(idPrefix, QUERY_FILTER, values.filters.query, problem)}
     </fieldset>`;
+}
+
+/**
+ * A refused form's error at the top of the page, where the user is looking after the post, with a
+ * link to the field (next to which it is shown again, focused) or to the form.
+ */
+export function formProblemSummary(idPrefix: string, problem: FieldProblem): SafeHtml {
+  const target = problem.field ? fieldId(idPrefix, problem.field) : idPrefix;
+  return alert('error', html`${problem.message}<a class="alert-link" href="#${target}">Go to the form</a>`);
 }
 
 // ---------- the profile page's section ----------
@@ -262,7 +321,7 @@ export interface WebhooksSectionView {
   now: Date;
   /** The create form as typed, when it was refused. */
   form?: WebhookFormValues | null;
-  problem?: string | null;
+  problem?: FieldProblem | null;
 }
 
 const EMPTY_FORM: WebhookFormValues = { endpointUrl: '', eventTypes: [], filters: {} };
@@ -310,8 +369,8 @@ export function webhooksCard(view: WebhooksSectionView): SafeHtml {
     ${list}
     <form class="form webhook-form" method="post" action="/account/webhooks" id="new-webhook" aria-labelledby="new-webhook-title">
       <h3 id="new-webhook-title">Add a webhook</h3>
-      ${view.problem ? alert('error', view.problem) : ''} ${csrfInput(view.csrfToken)}
-      ${webhookFields('new-webhook', view.form ?? EMPTY_FORM)}
+      ${view.problem && !view.problem.field ? alert('error', view.problem.message) : ''} ${csrfInput(view.csrfToken)}
+      ${webhookFields('new-webhook', view.form ?? EMPTY_FORM, view.problem ?? null)}
       <div class="actions"><button class="btn btn-primary" type="submit">Create webhook</button></div>
     </form>
   </section>`;
@@ -353,7 +412,7 @@ export interface WebhookPageView {
   redelivery?: RedeliveryOutcome | null;
   /** The edit form as typed, when it was refused, and why. */
   form?: WebhookFormValues | null;
-  formProblem?: string | null;
+  formProblem?: FieldProblem | null;
 }
 
 function secretCallout(secret: { value: string; rotated: boolean }): SafeHtml {
@@ -640,9 +699,9 @@ function editCard(view: WebhookPageView): SafeHtml {
         <p class="card-sub">Changes apply to events from now on; deliveries already queued are sent as they are.</p>
       </div>
     </header>
-    <form class="form webhook-form" method="post" action="/account/webhooks/${webhook.id}">
-      ${view.formProblem ? alert('error', view.formProblem) : ''} ${csrfInput(view.csrfToken)}
-      ${webhookFields('edit-webhook', values)}
+    <form class="form webhook-form" method="post" action="/account/webhooks/${webhook.id}" id="edit-webhook">
+      ${view.formProblem && !view.formProblem.field ? alert('error', view.formProblem.message) : ''} ${csrfInput(view.csrfToken)}
+      ${webhookFields('edit-webhook', values, view.formProblem ?? null)}
       <div class="actions">
         <button class="btn btn-primary" type="submit">Save changes</button>
         <a class="btn btn-secondary" href="/account/webhooks/${webhook.id}">Cancel</a>
@@ -680,6 +739,7 @@ export function webhookPage(ctx: PageContext, view: WebhookPageView): string {
       </div>
     </header>
     ${view.notice ? alert('success', view.notice) : ''}${view.problem ? alert('error', view.problem) : ''}
+    ${view.formProblem ? formProblemSummary('edit-webhook', view.formProblem) : ''}
     ${pausedByService(webhook) ? pausedBanner(webhook, resume) : ''} ${view.secret ? secretCallout(view.secret) : ''}
     ${view.test ? testCallout(view.test) : ''} ${view.redelivery ? redeliveryCallout(view.redelivery) : ''} ${summaryCard(view)}
     ${deliveriesCard(view)} ${editCard(view)}
