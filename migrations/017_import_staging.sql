@@ -14,35 +14,35 @@
 -- UNLOGGED: a stage is scratch space, never worth a WAL record. The columns are those an import
 -- writes (the dataset's columns in src/datasets), with the table's own types: a column added to
 -- a data table that imports write must be added to its stage too.
--- The index serves publishing (the latest row of each key, in key order) and the deletion of an
--- import's stage.
+-- The index finds an import's rows by write batch: publishing takes them a few batches at a time,
+-- and deleting a stage takes it a slice at a time.
 
 CREATE UNLOGGED TABLE funding_rounds_stage AS
   SELECT NULL::uuid AS import_id, 0 AS batch, natural_key, source_id, name_path, round_key, funding_amount,
          employee_count, founded_year, category_keys, country_key, website_key, linkedin_keys, sort_at, doc
     FROM funding_rounds WITH NO DATA;
-CREATE INDEX funding_rounds_stage_import ON funding_rounds_stage (import_id, natural_key, batch DESC);
+CREATE INDEX funding_rounds_stage_import ON funding_rounds_stage (import_id, batch);
 
 CREATE UNLOGGED TABLE ma_deals_stage AS
   SELECT NULL::uuid AS import_id, 0 AS batch, investment_id, status, acquisition_amount, acquirer_key, category_keys,
          country_key, website_key, linkedin_keys, sort_at, doc
     FROM ma_deals WITH NO DATA;
-CREATE INDEX ma_deals_stage_import ON ma_deals_stage (import_id, investment_id, batch DESC);
+CREATE INDEX ma_deals_stage_import ON ma_deals_stage (import_id, batch);
 
 CREATE UNLOGGED TABLE investors_stage AS
   SELECT NULL::uuid AS import_id, 0 AS batch, record_id, investor_type, country_key, search_text, name,
          ticket_size_min, ticket_size_max, sort_at, doc
     FROM investors WITH NO DATA;
-CREATE INDEX investors_stage_import ON investors_stage (import_id, record_id, batch DESC);
+CREATE INDEX investors_stage_import ON investors_stage (import_id, batch);
 
 CREATE UNLOGGED TABLE job_changes_stage AS
   SELECT NULL::uuid AS import_id, 0 AS batch, record_id, position, departments, seniority, person_key, company_key,
          search_text, discovered_at, person_name, company_name, sort_at, doc
     FROM job_changes WITH NO DATA;
-CREATE INDEX job_changes_stage_import ON job_changes_stage (import_id, record_id, batch DESC);
+CREATE INDEX job_changes_stage_import ON job_changes_stage (import_id, batch);
 
 CREATE UNLOGGED TABLE acquisition_signals_stage AS
   SELECT NULL::uuid AS import_id, 0 AS batch, record_id, category_key, country_key, search_text, website_key,
          linkedin_key, employee_count, sort_at, doc
     FROM acquisition_signals WITH NO DATA;
-CREATE INDEX acquisition_signals_stage_import ON acquisition_signals_stage (import_id, record_id, batch DESC);
+CREATE INDEX acquisition_signals_stage_import ON acquisition_signals_stage (import_id, batch);

@@ -279,9 +279,10 @@ describeEach('ingest service', (backend) => {
       const stored = [make(), make(), make()];
       assert.equal((await run(db, kind, ndjson(stored))).committed, true);
       const before = await snapshot(db);
-      // The stored records changed (updates) first, then new ones: more than one batch of the
-      // kind's size, so at least one batch is written before the bad record is read.
-      const good = [...stored.map(change), ...Array.from({ length: BATCH_ROWS[kind] + 50 }, make)];
+      // The stored records changed (updates) first, then new ones: more than two batches of the
+      // kind's size, so at least a batch's worth is written before the bad record is read (staged
+      // statements, on the embedded store, hold fewer rows than a batch when records are large).
+      const good = [...stored.map(change), ...Array.from({ length: BATCH_ROWS[kind] * 2 + 50 }, make)];
       const input = ndjson([...good, { ...make(), not_a_field: true }, make(), make()]);
       const probe = new WriteProbe();
       const report = await ingest(probe.wrap(db), kind, chunked(input, 64 * 1024), { skipInvalid: false });

@@ -36,12 +36,13 @@ export interface Upserter<R> {
   /** The same batch as rows of the table's stage (migration 017) for one import, in its write batch `batch`. */
   prepareStage(rows: readonly R[], importId: string, batch: number): PreparedUpsert | undefined;
   /**
-   * Upserts one import's staged rows into the table; the result counts as an upsert's does. With
-   * `repeats` (a key staged more than once, or not known not to be) the latest staged row of each
-   * key, in key order; without, every staged row as it comes, which spares a sort of the whole
-   * import. The stage's rows stay (see discardStagedSlice).
+   * Upserts one import's staged rows of write batches [from, to) into the table; the result counts
+   * as an upsert's does. With `repeats` (a key staged more than once, or not known not to be) the
+   * latest staged row of each key, in key order, which is only right over all the import's
+   * batches at once; without, every staged row as it comes, which spares a sort of the documents.
+   * The stage's rows stay (see discardStagedSlice).
    */
-  publishStaged(db: Queryable, importId: string, repeats: boolean): Promise<UpsertResult>;
+  publishStaged(db: Queryable, importId: string, batches: { from: number; to: number }, repeats: boolean): Promise<UpsertResult>;
 }
 
 /** The stage of a data table (migration 017): where the embedded store's imports write before they publish. */
@@ -190,21 +191,21 @@ export function upserter<R>(spec: TableSpec<R>): Upserter<R> {
   };
   // DISTINCT ON keeps each key's latest batch (an upsert may not touch a row twice), and in key
   // order concurrent writers of overlapping keys lock them in the same order. Without repeats,
-  // the rows go as they are: on the embedded store, the only one that stages, writers never run
-  // concurrently, and sorting 10,000 documents took a sixth of the publishing transaction.
+  // the rows go as they are: on the embedded store, the only one that stages by default, two
+  // transactions never run at once, and sorting 10,000 documents took a sixth of the publishing one.
   const publishSql = (repeats: boolean) => `
       WITH written AS (
         INSERT INTO ${spec.table} (${names.join(', ')})
         SELECT ${repeats ? `DISTINCT ON (s.${spec.conflictKey}) ` : ''}${names.map((n) => `s.${n}`).join(', ')}
           FROM ${stage} s
-         WHERE s.import_id = $1::uuid
+         WHERE s.import_id = $1::uuid AND s.batch >= $2::int AND s.batch < $3::int
          ${repeats ? `ORDER BY s.${spec.conflictKey}, s.batch DESC` : ''}
         ${conflict}
         RETURNING (xmax = 0) AS inserted)
       SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
         FROM written`;
-  const publishStaged = (db: Queryable, importId: string, repeats: boolean) =>
-    runUpsert(db, { sql: publishSql(repeats), params: [importId] });
+  const publishStaged = (db: Queryable, importId: string, batches: { from: number; to: number }, repeats: boolean) =>
+    runUpsert(db, { sql: publishSql(repeats), params: [importId, String(batches.from), String(batches.to)] });
   return Object.assign((db: Queryable, rows: readonly R[]) => runUpsert(db, prepare(rows)), {
     prepare,
     prepareStage,
