@@ -15,6 +15,7 @@ import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import type { Database } from './db/port.js';
 import { createApiKey } from './services/api-keys.js';
+import { discardAbandonedStages } from './services/ingest.js';
 import { KeyVerifier } from './services/key-verifier.js';
 import { countAll, DEMO_SEED, seedDatabase, startOfTodayUtc } from './services/seed.js';
 
@@ -127,6 +128,8 @@ async function checkPortFree(host: string, port: number): Promise<void> {
 async function prepareStore(db: Database, config: Config, log: (line: string) => void): Promise<string | undefined> {
   const applied = await migrate(db);
   if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+  const abandoned = await discardAbandonedStages(db);
+  if (abandoned > 0) log(`removed ${abandoned} staged records of imports interrupted by the last stop (never published)`);
   if (!config.seedDemo) return undefined;
   const counts = await countAll(db);
   if (Object.values(counts).some((n) => n === 0)) {

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/port.js';
+import { discardAbandonedStages } from '../services/ingest.js';
 
 export interface CommandIo {
   stdin: Readable;
@@ -39,6 +40,9 @@ export async function openStore(config: Config, io: CommandIo): Promise<Database
   const db = await openDatabase(config, { log: (line) => io.err(`dealsignal: ${line}`) });
   try {
     await migrate(db);
+    const abandoned = await discardAbandonedStages(db);
+    if (abandoned > 0)
+      io.err(`dealsignal: removed ${abandoned} staged records of imports interrupted by the last stop (never published)`);
   } catch (err) {
     await db.close();
     throw err;

@@ -90,7 +90,7 @@ describeEach('dealsignal import and watch', (backend) => {
     const before = await snapshot(db);
     const good = [
       ...stored.map((r) => ({ ...r, acquisition_amount: 7_777_777 })),
-      ...Array.from({ length: BATCH_ROWS['m-a'] + 50 }, () => maRecord()),
+      ...Array.from({ length: BATCH_ROWS['m-a'] * 2 + 50 }, () => maRecord()),
     ];
     const file = join(dir, 'deals-with-a-bad-one.ndjson');
     writeFileSync(file, ndjson([...good, { ...maRecord(), status: 'rumoured' }, maRecord()]));

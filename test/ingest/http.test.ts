@@ -117,7 +117,7 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
     const before = await snapshot(ctx.db);
     const good = [
       ...stored.map((r) => ({ ...r, funding_amount: 7_777_777 })),
-      ...Array.from({ length: BATCH_ROWS.funding + 50 }, () => fundingRecord()),
+      ...Array.from({ length: BATCH_ROWS.funding * 2 + 50 }, () => fundingRecord()),
     ];
     probe.rowsWritten = 0;
     const res = await post('funding', ndjson([...good, { ...fundingRecord(), funding_amount: -1 }, fundingRecord()]));
@@ -197,10 +197,10 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
     // cut as the end would import them. More than a full batch is sent, and written, before the cut.
     const records = [
       ...stored.map((r) => ({ ...r, funding_amount: 7_777_777 })),
-      ...Array.from({ length: BATCH_ROWS.funding * 2 + 100 }, () => fundingRecord()),
+      ...Array.from({ length: BATCH_ROWS.funding * 3 + 100 }, () => fundingRecord()),
     ];
     const body = Buffer.from(ndjson(records));
-    const sent = Buffer.from(ndjson(records.slice(0, BATCH_ROWS.funding + 100)));
+    const sent = Buffer.from(ndjson(records.slice(0, BATCH_ROWS.funding * 2 + 100)));
     probe.rowsWritten = 0;
     const logsBefore = logs.length;
     await new Promise<void>((resolve, reject) => {

@@ -8,15 +8,22 @@ import { ingest, type IngestOptions, type IngestReport } from '../../src/service
 import { startApp, type Backend } from '../helpers.js';
 
 /**
- * Counts the rows import statements report as written inside transactions, committed or not.
- * An all-or-nothing test uses it to show that rows really were written before the bad record
- * (and then undone), instead of assuming a write batch was full.
+ * Counts the rows import statements report as written inside transactions, committed or not, and
+ * the rows staged (the embedded store stages an import, outside any transaction, before it
+ * publishes it). An all-or-nothing test uses it to show that rows really were written before the
+ * bad record (and then undone), instead of assuming a write batch was full.
  */
 export class WriteProbe {
   rowsWritten = 0;
 
-  /** The database with every transaction's statements counted. */
+  /** The database with every transaction's statements and every staging statement counted. */
   wrap(db: Database): Database {
+    const query = async <T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> => {
+      const rows = await db.query<T>(sql, params);
+      const first = rows[0] as { staged?: unknown } | undefined;
+      if (first && typeof first.staged === 'number') this.rowsWritten += first.staged;
+      return rows;
+    };
     const count = (tx: Transaction): Transaction => ({
       exec: (sql) => tx.exec(sql),
       query: async <T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> => {
@@ -28,7 +35,7 @@ export class WriteProbe {
         return rows;
       },
     });
-    return { ...db, transaction: (fn) => db.transaction((tx) => fn(count(tx))) };
+    return { ...db, query, transaction: (fn) => db.transaction((tx) => fn(count(tx))) };
   }
 
   /** A backend whose databases are wrapped. */

@@ -59,3 +59,28 @@ export async function countRows(db: Queryable, tables: readonly string[]): Promi
   );
   return tables.map((_, i) => rows[0]![`n${i}`]!);
 }
+
+/**
+ * Deletes up to `limit` staged rows of one import from a table's stage (migration 017); the rows
+ * deleted. A slice at a time, so on the embedded store readers' statements run between them.
+ */
+export async function discardStagedSlice(db: Queryable, stage: string, importId: string, limit: number): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM ${stage} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${stage} WHERE import_id = $1::uuid LIMIT $2))
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [importId, limit],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Rows in the stages, by stage (start-up cleaning reports what it removed). */
+export async function stagedRows(db: Queryable, stages: readonly string[]): Promise<number[]> {
+  return countRows(db, stages);
+}
+
+/** Empties the stages: every import staged in them is abandoned. */
+export async function emptyStages(db: Queryable, stages: readonly string[]): Promise<void> {
+  if (stages.length > 0) await db.query(`TRUNCATE ${stages.join(', ')}`);
+}
