@@ -4,7 +4,6 @@
 import { parseArgs } from 'node:util';
 import { TIERS, type Config, type Tier } from '../config.js';
 import { migrate } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
 import { findAccountByReference, listAccounts, setAccountTier, setV1RateLimit } from '../db/queries/accounts.js';
 import { listApiKeys, revokeApiKey } from '../db/queries/api-keys.js';
 import { createApiKey } from '../services/api-keys.js';
@@ -12,7 +11,7 @@ import { CreditMeter } from '../services/credits.js';
 import { SCALES, seedDatabase, startOfTodayUtc, type Scale } from '../services/seed.js';
 import { DATASETS } from '../datasets/index.js';
 import { importCommand, watchCommand } from './ingest.js';
-import { withStore, type CommandIo } from './io.js';
+import { openUnmigrated, withStore, type CommandIo } from './io.js';
 
 /** Resolves to the exit status; a thrown Error is reported as "dealsignal: MESSAGE" with status 1. */
 export type StoreCommand = (config: Config, args: string[], io: CommandIo) => Promise<number>;
@@ -182,7 +181,7 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
 
 async function migrateCommand(config: Config, _args: string[], io: CommandIo): Promise<number> {
   // Not openStore: that migrates before the command could say what it applied.
-  const db = io.open ? await io.open(config) : await openDatabase(config, { log: (line) => io.err(`dealsignal: ${line}`) });
+  const db = await openUnmigrated(config, io);
   try {
     const applied = await migrate(db);
     io.out(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'migrations are up to date');
