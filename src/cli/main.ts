@@ -69,7 +69,8 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // Help is answered before the configuration is read or anything is opened: it never runs the command.
-  if (wantsHelp(args)) {
+  // mcp takes it alone: any other argument may be a key, which its own refusal never echoes.
+  if (command === 'mcp' ? args.length === 1 && wantsHelp(args) : wantsHelp(args)) {
     console.log(`Usage: ${usageOf(command, args)}`);
     return 0;
   }
