@@ -159,7 +159,10 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
   const asOf = values['as-of'] ? new Date(`${values['as-of']}T00:00:00Z`) : startOfTodayUtc();
   if (Number.isNaN(asOf.getTime())) fail('--as-of must be a date in YYYY-MM-DD form');
   const started = Date.now();
+  const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
   let lastReport = 0;
+  // Each dataset's time runs from the end of the one before (or the start).
+  let datasetStarted = started;
   const counts = await withStore(config, io, (db) =>
     seedDatabase(db, {
       scale,
@@ -168,14 +171,17 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
       onProgress: (dataset, done, total) => {
         if (Date.now() - lastReport > 2000 || done === total) {
           lastReport = Date.now();
-          io.err(`  ${dataset}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+          const took = done === total ? ` in ${seconds(datasetStarted)}` : '';
+          io.err(`  ${dataset}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}${took}`);
+          // After the last dataset come the statistics (VACUUM ANALYZE on PostgreSQL).
+          if (done === total) datasetStarted = Date.now();
         }
       },
     }),
   );
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  io.err(`  table statistics and counts: ${seconds(datasetStarted)}`);
   const loaded = DATASETS.map((dataset) => `${counts[dataset.name]} ${dataset.label}`).join(', ');
-  io.out(`Seeded (${scale}, seed ${values.seed}) in ${seconds} s: ${loaded}.`);
+  io.out(`Seeded (${scale}, seed ${values.seed}) in ${seconds(started)}: ${loaded}.`);
   return 0;
 }
 
