@@ -68,7 +68,11 @@ export function redactUrl(url: string): string {
 
 function defaultRateLimitStore(config: Config, log: FallbackLogger): RateLimitStore {
   if (!config.redisUrl) return new MemoryRateLimitStore();
-  const redis = createRedisClient({ url: config.redisUrl, commandTimeoutMs: config.rateLimits.redisTimeoutMs });
+  const redis = createRedisClient({
+    url: config.redisUrl,
+    commandTimeoutMs: config.rateLimits.redisTimeoutMs,
+    keyPrefix: config.redisKeyPrefix,
+  });
   // Connection errors surface through failed commands (and the fallback); don't let them crash the process.
   redis.on('error', () => undefined);
   return new ResilientRateLimitStore(

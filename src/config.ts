@@ -16,6 +16,8 @@ export interface Config {
   /** PostgreSQL cancels statements running longer; the client gets a 503. */
   statementTimeoutMs: number;
   redisUrl: string | undefined;
+  /** Put before every Redis key this deployment writes, so deployments can share one Redis (REDIS_KEY_PREFIX). */
+  redisKeyPrefix: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a verified API key is trusted from the in-memory cache. */
   keyCacheMs: number;
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 8, 1, 200, problems),
     statementTimeoutMs: intVar(env, 'STATEMENT_TIMEOUT_MS', 5000, 0, 600_000, problems),
     redisUrl,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'dealsignal:',
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevelRaw) ? (logLevelRaw as Config['logLevel']) : 'info',
     keyCacheMs: intVar(env, 'KEY_CACHE_MS', 1000, 0, 60_000, problems),
     documentCacheBytes: intVar(env, 'DOCUMENT_CACHE_MB', 32, 0, 16_384, problems) * 1024 * 1024,

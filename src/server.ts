@@ -8,12 +8,14 @@ import { buildApp } from './app.js';
 import { openOperatorChannel, type OperatorChannel } from './cli/channel.js';
 import type { Lifecycle } from './dependencies.js';
 import { closeListenerAndDrain } from './http/drain.js';
+import { answerWorkerScrapes } from './infra/metrics.js';
 import { startInbox } from './services/inbox.js';
 import { startChangeLogPruning } from './services/change-log-retention.js';
 import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import type { Database } from './db/port.js';
+import { anyApiKeyExists } from './db/queries/api-keys.js';
 import { createApiKey } from './services/api-keys.js';
 import { discardAbandonedStages } from './services/ingest.js';
 import { KeyVerifier } from './services/key-verifier.js';
@@ -87,6 +89,7 @@ export async function serve(
 
   const db = await openDatabase(config, { log });
   const demoKey = await prepareStore(db, config, log);
+  const nextSteps = await firstSteps(db, config);
   if (workers === 1) {
     await listenAndServe(config, db).catch(async (err: unknown) => {
       await db.close(); // frees the embedded store's lock for the next attempt
@@ -97,6 +100,27 @@ export async function serve(
     await forkWorkers(workers);
   }
   printBanner(config, db.kind, demoKey, workers, log);
+  for (const line of nextSteps) log(line);
+}
+
+/**
+ * What an operator starting on an empty database (PostgreSQL, where no demo data is loaded by
+ * default) does next: without it, the server serves nothing and says nothing about why.
+ */
+async function firstSteps(db: Database, config: Config): Promise<string[]> {
+  if (db.kind !== 'postgres') return [];
+  const [counts, hasKeys] = await Promise.all([countAll(db), anyApiKeyExists(db)]);
+  const empty = Object.values(counts).every((n) => n === 0);
+  if (!empty && hasKeys) return [];
+  const steps = ['The database is new. Next steps:'];
+  if (!hasKeys) steps.push('  create a key:  dealsignal keys create --email you@example.com (DATABASE_URL set as here)');
+  if (empty) {
+    steps.push('  load data:     dealsignal import KIND FILE (KIND: funding, m-a, investors, job-changes, acquisitions),');
+    steps.push('                 or dealsignal seed --scale demo, or restart with SEED_DEMO=true for the demo data set');
+  }
+  steps.push(`  then try:      curl -H 'Authorization: Bearer ds_…' '${config.publicUrl}/api/v2/signals/investors?limit=5'`);
+  steps.push('');
+  return steps;
 }
 
 /** One line saying why HOST:PORT cannot be listened on, and what to change. */
@@ -259,6 +283,8 @@ const WORKER_ENV = { MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ 
 /** Forks the workers, replaces any that die unexpectedly, and relays a shutdown signal to all. */
 async function forkWorkers(count: number): Promise<void> {
   let stopping = false;
+  // A scrape of /metrics lands on one worker; the primary gathers every worker's figures for it.
+  answerWorkerScrapes();
   const listening = Array.from({ length: count }, () => {
     const worker = cluster.fork(WORKER_ENV);
     return new Promise<void>((resolve, reject) => {

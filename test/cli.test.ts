@@ -17,8 +17,10 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { COMMANDS, isGroup } from '../src/cli/usage.js';
 import { isWellFormedApiKey } from '../src/services/api-keys.js';
 import { fundingRecord } from './fixtures.js';
+import { needsPostgres } from './helpers.js';
 import { ndjson } from './ingest/support.js';
 
 const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;
@@ -67,6 +69,104 @@ describe('configuration is checked once, at start', () => {
   });
 });
 
+describe('help, arguments and the store a command uses', () => {
+  const root = mkdtempSync(join(tmpdir(), 'dealsignal-usage-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  // Never created by anything below but --create-store: help and refused arguments open nothing.
+  const missing = join(root, 'missing');
+  const env = { DATA_DIR: missing };
+  /** Every command line: each command, and each command with each of its subcommands. */
+  const commandLines = Object.entries(COMMANDS).flatMap(([name, entry]) =>
+    isGroup(entry) ? [[name], ...Object.keys(entry.subcommands).map((sub) => [name, sub])] : [[name]],
+  );
+
+  it('--help on every command and subcommand prints its usage, exit 0, and runs nothing', async () => {
+    assert.ok(commandLines.length >= 15, `${commandLines.length} command lines`);
+    for (const line of commandLines) {
+      const result = await cli([...line, '--help'], env);
+      assert.equal(result.code, 0, `${line.join(' ')}: ${result.stderr}`);
+      assert.ok(result.stdout.startsWith(`Usage: dealsignal ${line.join(' ')}`), `${line.join(' ')}: ${result.stdout}`);
+      assert.equal(result.stderr, '', line.join(' '));
+    }
+    // Wherever it stands, and whatever else is there.
+    for (const args of [
+      ['migrate', 'foo', '--help'],
+      ['keys', 'create', '--email', 'x@y.z', '-h'],
+      ['import', '-h'],
+    ]) {
+      const result = await cli(args, env);
+      assert.equal(result.code, 0, args.join(' '));
+      assert.match(result.stdout, /^Usage: dealsignal /);
+    }
+    assert.equal(existsSync(missing), false, 'nothing was created or migrated');
+  });
+
+  it('unknown options and extra or missing arguments are refused with the usage, exit 2', async () => {
+    for (const line of commandLines.filter(([name]) => name !== 'mcp')) {
+      const result = await cli([...line, '--no-such-option'], env);
+      assert.equal(result.code, 2, `${line.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /Unknown option '--no-such-option'|unknown \w+ action "--no-such-option"/, line.join(' '));
+      assert.match(result.stderr, /\n\nUsage: dealsignal /);
+    }
+    const refused: [string[], RegExp][] = [
+      [['migrate', 'foo'], /migrate takes no arguments \(got "foo"\)/],
+      [['seed', 'large'], /seed takes no arguments/],
+      [['keys', 'revoke'], /keys revoke needs 1 argument/],
+      [['keys', 'revoke', 'a', 'b'], /keys revoke takes at most 1 argument/],
+      [['keys'], /keys needs an action; use create, list, revoke or credits/],
+      [['accounts', 'remove'], /unknown accounts action "remove"/],
+      [['import', 'funding'], /import needs 2 arguments/],
+      [['frobnicate'], /unknown command "frobnicate"/],
+    ];
+    for (const [args, message] of refused) {
+      const result = await cli(args, env);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, message);
+    }
+    assert.equal(existsSync(missing), false, 'nothing was created or migrated');
+  });
+
+  it('--version prints the version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const result = await cli(['--version']);
+    assert.deepEqual([result.code, result.stdout], [0, `dealsignal ${version}\n`]);
+  });
+
+  it('a command refuses to create a new embedded store unless given --create-store, naming DATA_DIR', async () => {
+    for (const args of [['keys', 'list'], ['migrate'], ['import', 'funding', '-']]) {
+      const result = await cli(args, env, { input: ndjson([fundingRecord()]) });
+      assert.equal(result.code, 1, args.join(' '));
+      assert.match(
+        result.stderr,
+        new RegExp(
+          `embedded store ${missing}: there is no embedded store in DATA_DIR=${missing} .*set DATA_DIR to the server's data directory, or pass --create-store`,
+        ),
+      );
+    }
+    assert.equal(existsSync(missing), false);
+    const created = await cli(['keys', 'create', '--email', 'new@example.com', '--create-store'], env);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, new RegExp(`^dealsignal: embedded store ${missing}\n`));
+    // From now on the store is there: no flag needed, and every command says which store it used.
+    for (const args of [['keys', 'list'], ['migrate'], ['accounts', 'list'], ['import', 'funding', '-']]) {
+      const result = await cli(args, env, { input: ndjson([fundingRecord()]) });
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`^dealsignal: embedded store ${missing}\n`), args.join(' '));
+    }
+  });
+
+  it('on PostgreSQL a command names the host and database, never the password', { skip: needsPostgres }, async () => {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.password = 'not-to-be-printed';
+    const result = await cli(['keys', 'list', '--email', 'nobody@example.com'], {
+      DATABASE_URL: url.href,
+      SESSION_SECRET: 'x'.repeat(32),
+    });
+    assert.match(result.stderr, new RegExp(`^dealsignal: PostgreSQL ${url.host}${url.pathname}\n`));
+    assert.doesNotMatch(result.stderr + result.stdout, /not-to-be-printed/);
+  });
+});
+
 describe('dealsignal keys on the embedded store', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dealsignal-cli-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -74,7 +174,7 @@ describe('dealsignal keys on the embedded store', () => {
 
   it('creates, lists and revokes keys; the full key is printed only at creation', async () => {
     const created = await cli(
-      ['keys', 'create', '--email', 'Ops@Example.com', '--tier', 'enterprise', '--name', 'ci', '--json'],
+      ['keys', 'create', '--email', 'Ops@Example.com', '--tier', 'enterprise', '--name', 'ci', '--json', '--create-store'],
       env,
     );
     assert.equal(created.code, 0, created.stderr);
@@ -243,7 +343,10 @@ describe('operator commands next to the embedded server', () => {
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /^dealsignal: unknown kind "nope"/);
       const unknownKey = await cli(['keys', 'revoke', 'key_nope'], env);
-      assert.deepEqual([unknownKey.code, unknownKey.stderr], [1, 'dealsignal: no key with id key_nope\n']);
+      assert.deepEqual(
+        [unknownKey.code, unknownKey.stderr],
+        [1, `dealsignal: embedded store ${dataDir} (through the server that holds it)\ndealsignal: no key with id key_nope\n`],
+      );
       assert.equal((await server.get('/api/v1/funding', v1)).headers.get('x-total-count'), '3');
 
       const listed = await cli(['keys', 'list', '--email', 'live@example.com'], env);
@@ -379,7 +482,9 @@ describe('operator commands next to the embedded server', () => {
   it('the same commands work with the server stopped, and the server serves their results', async () => {
     const dataDir = join(root, 'stopped');
     const env = { DATA_DIR: dataDir };
-    const kept = JSON.parse((await cli(['keys', 'create', '--email', 'ops@example.com', '--json'], env)).stdout);
+    const kept = JSON.parse(
+      (await cli(['keys', 'create', '--email', 'ops@example.com', '--json', '--create-store'], env)).stdout,
+    );
     const dropped = JSON.parse((await cli(['keys', 'create', '--email', 'ops@example.com', '--json'], env)).stdout);
     const file = join(root, 'stopped-rounds.ndjson');
     writeFileSync(file, ndjson([fundingRecord(), fundingRecord()]));
@@ -454,7 +559,7 @@ describe("the embedded store is its owner's alone", { skip: process.platform ===
     const shared = join(root, 'shared');
     mkdirSync(shared);
     chmodSync(shared, 0o1777);
-    const result = await cli(['keys', 'list'], { DATA_DIR: shared });
+    const result = await cli(['keys', 'list', '--create-store'], { DATA_DIR: shared });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /DATA_DIR .*shared is a shared folder \(sticky bit\): give the store a folder of its own/);
     assert.equal(statSync(shared).mode & 0o7777, 0o1777);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -89,9 +90,9 @@ describe('examples/', () => {
   });
 
   /** Runs a script with the key and the server in its environment; never throws on a non-zero exit. */
-  const run = (command: string, args: string[]) =>
+  const run = (command: string, args: string[], overrides: Record<string, string> = {}) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const env = { ...process.env, DEALSIGNAL_API_KEY: key, DEALSIGNAL_URL: baseUrl };
+      const env = { ...process.env, DEALSIGNAL_API_KEY: key, DEALSIGNAL_URL: baseUrl, ...overrides };
       execFile(command, args, { cwd: ROOT, env, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') return reject(error);
         resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
@@ -186,6 +187,54 @@ describe('examples/', () => {
         },
       );
     }
+  });
+
+  describe('python: an HTTP error prints the answer, never a traceback', { skip: noPython }, () => {
+    const python = LANGUAGES[1];
+    const scripts = [
+      [python.lookup, 'lumly.com'],
+      [python.sync, '--country', 'US', '--out', join(tmpdir(), `dealsignal-never-${process.pid}.ndjson`)],
+    ];
+
+    it("a refused key: the API's error body as sent, exit 1", async () => {
+      const wrongKey = `ds_${'x'.repeat(40)}`;
+      for (const [script, ...args] of scripts) {
+        const { code, stdout, stderr } = await run(python.command, [script!, ...args], { DEALSIGNAL_API_KEY: wrongKey });
+        assert.equal(code, 1, `${stdout}\n${stderr}`);
+        assert.doesNotMatch(stderr, /Traceback/);
+        const [summary, body] = stderr.trimEnd().split('\n');
+        assert.match(summary!, /^dealsignal answered 401: /);
+        // The body the API sends that key, field for field (its code, for one, says what to do).
+        // (The sync script's first request is a v1 list page.)
+        const answer = await ctx.app.inject(
+          script === python.lookup
+            ? {
+                method: 'POST',
+                url: '/api/v1/funding/lookup',
+                headers: { 'x-lot-api-key': wrongKey },
+                payload: { websites: ['lumly.com'] },
+              }
+            : { url: '/api/v1/funding?country=US', headers: { 'x-lot-api-key': wrongKey } },
+        );
+        assert.deepEqual(JSON.parse(body!), answer.json(), script);
+      }
+    });
+
+    it('a connection cut before any answer: one line saying so, exit 1', async () => {
+      const server = createServer((socket) => socket.destroy());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        for (const [script, ...args] of scripts) {
+          const { code, stderr } = await run(python.command, [script!, ...args], { DEALSIGNAL_URL: url });
+          assert.equal(code, 1, stderr);
+          assert.doesNotMatch(stderr, /Traceback/);
+          assert.match(stderr, /^dealsignal did not answer: /);
+        }
+      } finally {
+        server.close();
+      }
+    });
   });
 
   describe('sync-funding', () => {

@@ -279,6 +279,34 @@ for (const backend of backends()) {
       assert.equal(v2Results.filter((r) => r.statusCode === 200).length, 10);
       assert.equal(redisA.store.degraded || redisB.store.degraded, false, 'Redis served every decision');
     });
+
+    it('REDIS_KEY_PREFIX keeps deployments sharing one Redis apart; every key carries it', async () => {
+      const [prefixA, prefixB] = [`ds-${randomBytes(4).toString('hex')}-a:`, `ds-${randomBytes(4).toString('hex')}-b:`];
+      const env = (prefix: string) =>
+        testConfig({ ...LIMITED, RATE_LIMIT_V1: '2', REDIS_URL: REDIS_URL!, REDIS_TIMEOUT_MS: '5000', REDIS_KEY_PREFIX: prefix });
+      // Two deployments on one database and one Redis, and a second instance of the first.
+      const apps = [prefixA, prefixB, prefixA].map((prefix) => buildApp({ config: env(prefix), db: ctx.db }));
+      const [a, b, a2] = await Promise.all(apps);
+      const admin = createRedisClient({ url: REDIS_URL!, commandTimeoutMs: 2000 });
+      try {
+        const { key } = await makeKey(ctx.db, 'pro');
+        const statuses = async (app: FastifyInstance, n: number) => {
+          const found: number[] = [];
+          for (let i = 0; i < n; i++) found.push((await v1(app, key)).statusCode);
+          return found;
+        };
+        assert.deepEqual(await statuses(a!, 3), [200, 200, 429]);
+        assert.deepEqual(await statuses(b!, 3), [200, 200, 429], "the other deployment's counter is its own");
+        assert.deepEqual(await statuses(a2!, 1), [429], 'instances of one deployment share theirs');
+        for (const prefix of [prefixA, prefixB]) {
+          const keys = await admin.keys(`${prefix}*`);
+          assert.ok(keys.length > 0 && keys.every((k) => k.startsWith(`${prefix}rl:`)), keys.join(', '));
+        }
+      } finally {
+        admin.disconnect();
+        for (const app of [a, b, a2]) await app!.close();
+      }
+    });
   });
 }
 

@@ -14,6 +14,7 @@ examples/node/sync-funding.mjs does the same with the typed client.
 
 import argparse
 import email.utils
+import http.client
 import json
 import os
 import re
@@ -29,10 +30,27 @@ MAX_RETRY_WAIT_SECONDS = 30.0
 
 
 class ApiError(Exception):
-    def __init__(self, status, message, request_id=None):
+    def __init__(self, status, message, request_id=None, body=""):
         super().__init__(message)
         self.status = status
         self.request_id = request_id
+        # The answer as the API sent it (its code, param and details), printed for the user to act on.
+        self.body = body
+
+
+def api_error(error, text):
+    """An ApiError from an HTTP error and its body; any body will do (a proxy's HTML page, say)."""
+    try:
+        body = json.loads(text)
+    except ValueError:
+        body = None
+    message = None
+    if isinstance(body, dict):
+        # v1 answers {"code", "message"}; v2 {"success": false, "error": ...}, the error a message or an object.
+        detail = body.get("error")
+        message = (detail.get("message") if isinstance(detail, dict) else detail) or body.get("message")
+    message = message if isinstance(message, str) and message else (text.strip()[:200] or str(error.reason))
+    return ApiError(error.code, message, error.headers.get("x-request-id"), text.strip())
 
 
 def retry_after_seconds(value):
@@ -72,12 +90,7 @@ class Client:
                 if error.code in (429, 503) and attempt < RETRIES and wait <= MAX_RETRY_WAIT_SECONDS:
                     time.sleep(wait)
                     continue
-                try:
-                    body = json.loads(text)
-                    message = body.get("error") or body.get("message") or text
-                except ValueError:
-                    message = text or error.reason
-                raise ApiError(error.code, message, error.headers.get("x-request-id")) from None
+                raise api_error(error, text) from None
 
     def funding_page(self, country, page=1):
         """One v1 page of the country's rounds: (records, total, has_next_page). Free of credits."""
@@ -298,7 +311,10 @@ if __name__ == "__main__":
     except ApiError as error:
         request_id = f" (request {error.request_id})" if error.request_id else ""
         print(f"dealsignal answered {error.status}: {error}{request_id}", file=sys.stderr)
+        if error.body:
+            print(error.body, file=sys.stderr)
         sys.exit(1)
-    except urllib.error.URLError as error:
-        print(f"dealsignal did not answer: {error.reason}", file=sys.stderr)
+    except (OSError, http.client.HTTPException) as error:
+        # URLError (refused, unknown host), a timeout or a connection cut mid-answer: no traceback either.
+        print(f"dealsignal did not answer: {getattr(error, 'reason', None) or error}", file=sys.stderr)
         sys.exit(1)

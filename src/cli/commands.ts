@@ -4,7 +4,6 @@
 import { parseArgs } from 'node:util';
 import { TIERS, type Config, type Tier } from '../config.js';
 import { migrate } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
 import { findAccountByReference, listAccounts, setAccountTier, setV1RateLimit } from '../db/queries/accounts.js';
 import { listApiKeys, revokeApiKey } from '../db/queries/api-keys.js';
 import { createApiKey } from '../services/api-keys.js';
@@ -12,7 +11,7 @@ import { CreditMeter } from '../services/credits.js';
 import { SCALES, seedDatabase, startOfTodayUtc, type Scale } from '../services/seed.js';
 import { DATASETS } from '../datasets/index.js';
 import { importCommand, watchCommand } from './ingest.js';
-import { withStore, type CommandIo } from './io.js';
+import { openUnmigrated, withStore, type CommandIo } from './io.js';
 
 /** Resolves to the exit status; a thrown Error is reported as "dealsignal: MESSAGE" with status 1. */
 export type StoreCommand = (config: Config, args: string[], io: CommandIo) => Promise<number>;
@@ -160,7 +159,10 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
   const asOf = values['as-of'] ? new Date(`${values['as-of']}T00:00:00Z`) : startOfTodayUtc();
   if (Number.isNaN(asOf.getTime())) fail('--as-of must be a date in YYYY-MM-DD form');
   const started = Date.now();
+  const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
   let lastReport = 0;
+  // Each dataset's time runs from the end of the one before (or the start).
+  let datasetStarted = started;
   const counts = await withStore(config, io, (db) =>
     seedDatabase(db, {
       scale,
@@ -169,20 +171,23 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
       onProgress: (dataset, done, total) => {
         if (Date.now() - lastReport > 2000 || done === total) {
           lastReport = Date.now();
-          io.err(`  ${dataset}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+          const took = done === total ? ` in ${seconds(datasetStarted)}` : '';
+          io.err(`  ${dataset}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}${took}`);
+          // After the last dataset come the statistics (VACUUM ANALYZE on PostgreSQL).
+          if (done === total) datasetStarted = Date.now();
         }
       },
     }),
   );
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  io.err(`  table statistics and counts: ${seconds(datasetStarted)}`);
   const loaded = DATASETS.map((dataset) => `${counts[dataset.name]} ${dataset.label}`).join(', ');
-  io.out(`Seeded (${scale}, seed ${values.seed}) in ${seconds} s: ${loaded}.`);
+  io.out(`Seeded (${scale}, seed ${values.seed}) in ${seconds(started)}: ${loaded}.`);
   return 0;
 }
 
 async function migrateCommand(config: Config, _args: string[], io: CommandIo): Promise<number> {
   // Not openStore: that migrates before the command could say what it applied.
-  const db = io.open ? await io.open(config) : await openDatabase(config, { log: (line) => io.err(`dealsignal: ${line}`) });
+  const db = await openUnmigrated(config, io);
   try {
     const applied = await migrate(db);
     io.out(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'migrations are up to date');

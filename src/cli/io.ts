@@ -7,6 +7,7 @@ import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/port.js';
 import { discardAbandonedStages } from '../services/ingest.js';
+import { describeStore } from './describe-store.js';
 
 export interface CommandIo {
   stdin: Readable;
@@ -34,10 +35,20 @@ export function userPath(io: CommandIo, path: string): string {
   return io.cwd ? resolve(io.cwd, path) : path;
 }
 
+/**
+ * Opens the store without migrating it, or takes the one io provides; says which on stderr first,
+ * so a command run against the wrong store is noticed at once.
+ */
+export async function openUnmigrated(config: Config, io: CommandIo): Promise<Database> {
+  io.err(`dealsignal: ${describeStore(config)}${io.open ? ' (through the server that holds it)' : ''}`);
+  if (io.open) return io.open(config);
+  return openDatabase(config, { log: (line) => io.err(`dealsignal: ${line}`) });
+}
+
 /** Opens and migrates the store, or takes the one io provides. */
 export async function openStore(config: Config, io: CommandIo): Promise<Database> {
-  if (io.open) return io.open(config);
-  const db = await openDatabase(config, { log: (line) => io.err(`dealsignal: ${line}`) });
+  if (io.open) return openUnmigrated(config, io);
+  const db = await openUnmigrated(config, io);
   try {
     await migrate(db);
     const abandoned = await discardAbandonedStages(db);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DealSignal, DealSignalError } from '@dealsignal/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -132,14 +133,52 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
 
   const server = createMcpServer(new DealSignal({ apiKey: config.apiKey, baseUrl: config.baseUrl }));
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  const transport = new StdioServerTransport();
+  const inFlight = trackRequests(transport);
   const stop = () => void server.close();
-  process.stdin.once('end', stop);
+  // A client that writes its requests and closes stdin at once (`printf … | dealsignal mcp`) still
+  // gets every answer: the end of input closes the server only once nothing asked is unanswered.
+  const finish = () => void inFlight.idle().then(stop);
+  process.stdin.once('end', finish);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  await server.connect(new StdioServerTransport());
+  await server.connect(transport);
   await closed;
-  process.stdin.off('end', stop);
+  process.stdin.off('end', finish);
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
   return 0;
+}
+
+/**
+ * Counts the requests received on a transport and not yet answered. Counted at the transport, as
+ * messages arrive and leave, so a request is counted from the moment it is read, before any handler runs.
+ */
+function trackRequests(transport: Transport): { idle(): Promise<void> } {
+  const pending = new Set<string | number>();
+  let wake: (() => void) | undefined;
+  const connected = transport.start.bind(transport);
+  transport.start = async () => {
+    // The server sets onmessage when it connects, just before start: wrapped here, it sees every request.
+    const receive = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message && 'id' in message) pending.add(message.id);
+      receive?.(message, extra);
+    };
+    return connected();
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    try {
+      await send(message, options);
+    } finally {
+      if (!('method' in message) && 'id' in message && message.id !== undefined) {
+        pending.delete(message.id);
+        if (pending.size === 0) wake?.();
+      }
+    }
+  };
+  return {
+    idle: () => (pending.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve))),
+  };
 }

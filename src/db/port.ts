@@ -21,6 +21,12 @@ export interface Database extends Queryable {
   /** Runs a script of several statements without parameters, as one implicit transaction. */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Runs one maintenance statement (VACUUM, ANALYZE) outside any transaction and free of the
+   * statement timeout: it takes as long as the table's size needs, and only an operator's command
+   * waits on it, never a request. Without it, exec runs the statement.
+   */
+  maintenance?(sql: string): Promise<void>;
   /** Connection pool figures for metrics (PostgreSQL only). */
   poolStats?(): { total: number; idle: number; waiting: number };
 }

@@ -130,6 +130,21 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     async exec(sql) {
       await withClient((client) => rows(client, { text: sql }));
     },
+    maintenance: (sql) =>
+      withClient(async (client, lost) => {
+        // The session's timeout lifted for this one statement, and the client's own wait with it
+        // (pg reads a query_timeout of 0 as "the pool's"); the longest a timer takes is about 24 days.
+        await rows(client, { text: 'SET statement_timeout = 0' });
+        try {
+          await rows(client, { text: sql, query_timeout: 2 ** 31 - 1 } as TimedQuery);
+        } finally {
+          // Back to the connection's default (STATEMENT_TIMEOUT_MS) before the pool hands it out again.
+          await rows(client, { text: 'RESET statement_timeout' }).catch((err: unknown) => {
+            lost();
+            throw err;
+          });
+        }
+      }),
     transaction: (fn) =>
       withClient(async (client, lost) => {
         const tx: Transaction = {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices, Lifecycle } from '../dependencies.js';
 import { ping } from '../db/queries/health.js';
 import { EventLoopMonitor } from '../infra/event-loop-monitor.js';
+import { scrape } from '../infra/metrics.js';
 import { loadAssets } from '../web/assets.js';
 import { overloadedPage } from '../web/pages/errors.js';
 import { ERROR_STATUS, type ErrorCode } from '../services/errors.js';
@@ -109,7 +110,14 @@ export const operations = fp(
       if (config.metricsToken && bearer(request) !== config.metricsToken) {
         return reply.code(401).send({ code: 401, message: 'metrics need Authorization: Bearer <METRICS_TOKEN>' });
       }
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      try {
+        const { contentType, text } = await scrape(metrics);
+        return reply.type(contentType).send(text);
+      } catch (err) {
+        // With workers, a scrape the primary could not complete: no partial figures, which would read as drops.
+        request.log.warn({ err }, 'metrics: the workers could not be scraped');
+        return reply.code(503).header('retry-after', '5').send({ code: 503, message: 'metrics are not available; try again' });
+      }
     });
   },
   { name: 'dealsignal-operations' },

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import client from 'prom-client';
 import type { Database } from '../db/port.js';
 
@@ -57,6 +58,11 @@ export class Metrics {
 
   constructor(db: Database) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'dealsignal_' });
+    if (cluster.isWorker) {
+      // The primary's aggregation (answerWorkerScrapes) reads this registry in every worker.
+      client.AggregatorRegistry.setRegistries([this.registry]);
+      new client.AggregatorRegistry(); // installs this worker's answer to the primary's requests
+    }
     const stats = db.poolStats?.bind(db);
     if (stats) {
       new client.Gauge({
@@ -103,4 +109,63 @@ export class Metrics {
       },
     });
   }
+}
+
+const SCRAPE_REQUEST = 'dealsignal:scrape-request';
+const SCRAPE_ANSWER = 'dealsignal:scrape-answer';
+/** prom-client gives up on a worker after 5 s; the asking worker waits a little longer for the primary's answer. */
+const SCRAPE_WAIT_MS = 6000;
+
+interface ScrapeAnswer {
+  type: typeof SCRAPE_ANSWER;
+  id: number;
+  text?: string;
+  error?: string;
+}
+
+let scrapes = 0;
+
+/**
+ * The exposition text of the whole server. Alone, a process's own registry. In a worker, whichever
+ * worker the scrape lands on asks the primary, which gathers every worker's registry and sums them
+ * (prom-client's cluster aggregation): one scrape covers the server, with the series a single
+ * process has, rather than one worker's share chosen by the load balancer.
+ */
+export async function scrape(metrics: Metrics): Promise<{ contentType: string; text: string }> {
+  const contentType = metrics.registry.contentType;
+  if (!cluster.isWorker || !process.send) return { contentType, text: await metrics.registry.metrics() };
+  const id = ++scrapes;
+  const text = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => settle(new Error('the primary did not answer in time')), SCRAPE_WAIT_MS);
+    const listen = (message: unknown) => {
+      const answer = message as Partial<ScrapeAnswer> | null;
+      if (answer?.type !== SCRAPE_ANSWER || answer.id !== id) return;
+      settle(answer.error === undefined ? undefined : new Error(answer.error), answer.text);
+    };
+    const settle = (err: Error | undefined, value?: string) => {
+      clearTimeout(timer);
+      process.off('message', listen);
+      if (err) reject(err);
+      else resolve(value ?? '');
+    };
+    process.on('message', listen);
+    process.send!({ type: SCRAPE_REQUEST, id });
+  });
+  return { contentType, text };
+}
+
+/** In the primary: answers a worker's scrape with every worker's metrics, aggregated. */
+export function answerWorkerScrapes(): void {
+  const aggregator = new client.AggregatorRegistry();
+  cluster.on('message', (worker, message: { type?: unknown; id?: unknown } | null) => {
+    if (message?.type !== SCRAPE_REQUEST || typeof message.id !== 'number') return;
+    const id = message.id;
+    const reply = (answer: Omit<ScrapeAnswer, 'type' | 'id'>) => {
+      if (worker.isConnected()) worker.send({ type: SCRAPE_ANSWER, id, ...answer });
+    };
+    aggregator.clusterMetrics().then(
+      (text) => reply({ text }),
+      (err: unknown) => reply({ error: err instanceof Error ? err.message : String(err) }),
+    );
+  });
 }

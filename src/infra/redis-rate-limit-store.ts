@@ -28,6 +28,11 @@ export interface RedisConnectionOptions {
   url: string;
   /** No command may wait longer than this; a slow Redis must not hold requests up. */
   commandTimeoutMs: number;
+  /**
+   * Put before every key by the client itself (scripts' keys included), so nothing this process
+   * writes can land outside its deployment's share of a Redis (REDIS_KEY_PREFIX).
+   */
+  keyPrefix?: string;
 }
 
 /**
@@ -44,13 +49,15 @@ export function createRedisClient(options: RedisConnectionOptions): Redis {
     commandTimeout: options.commandTimeoutMs,
     retryStrategy: () => 500,
     reconnectOnError: () => false,
+    ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
   });
 }
 
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'dealsignal:rl:',
+    // After the client's own prefix (REDIS_KEY_PREFIX): dealsignal:rl:… by default.
+    private readonly prefix = 'rl:',
   ) {
     redis.defineCommand('dealsignalSlidingLog', { numberOfKeys: 1, lua: SLIDING_LOG });
   }

@@ -583,6 +583,8 @@ interface Prepared<Row> {
 
 /** A one-line summary: "funding: 3 received, 2 inserted, …". */
 export function summarize(report: IngestReport): string {
+  // An input without a single record changed nothing: saying "committed" would read as an import.
+  if (report.committed && report.received === 0) return `${report.kind}: no records in the input; nothing to import`;
   const counts = `${report.received} received, ${report.inserted} inserted, ${report.updated} updated, ${report.unchanged} unchanged, ${report.rejected} rejected, ${report.duplicates} duplicates`;
   const outcome = report.committed
     ? 'committed'

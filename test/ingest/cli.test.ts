@@ -57,6 +57,17 @@ describeEach('dealsignal import and watch', (backend) => {
     assert.deepEqual([JSON.parse(again.out).unchanged, JSON.parse(again.out).inserted], [2, 0]);
   });
 
+  it('an input without records says so (not "committed"); exit 0, nothing changes', async () => {
+    await cli(importCommand, ['funding', '-'], ndjson([fundingRecord()]));
+    const before = await snapshot(db);
+    for (const input of ['', '\n\n', '[]']) {
+      const result = await cli(importCommand, ['funding', '-'], input);
+      assert.equal(result.code, 0, result.err);
+      assert.equal(result.out, 'funding: no records in the input; nothing to import');
+    }
+    assert.deepEqual(await snapshot(db), before);
+  });
+
   it('reads standard input with "-", and .gz files', async () => {
     const result = await cli(importCommand, ['job-changes', '-', '--json'], ndjson([jobChangeRecord(), jobChangeRecord()]));
     assert.equal(result.code, 0, result.err);
@@ -189,7 +200,7 @@ describeEach('dealsignal import and watch', (backend) => {
       waitFor(() => existsSync(join(inboxDir, 'processed', 'investors.json.report.json'))),
     );
     assert.equal(result.code, 0, result.err);
-    assert.match(result.out, /inbox: investors\.json → processed\/investors\.json: investors: 0 received/);
+    assert.match(result.out, /inbox: investors\.json → processed\/investors\.json: investors: no records in the input/);
   });
 });
 

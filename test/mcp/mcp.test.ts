@@ -339,6 +339,42 @@ describeEach('dealsignal mcp', (backend) => {
     assert.match(await failure('list_investors', { countries: { US: true } }), /^countries must be a string/);
   });
 
+  it('requests in flight when standard input closes are answered before the process exits', async () => {
+    // As `printf '…' | dealsignal mcp`: every request written at once, then the end of input.
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH, DEALSIGNAL_API_KEY: key, DEALSIGNAL_URL: url },
+      timeout: 30_000,
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'printf', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_funding_rounds', arguments: { limit: 2 } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_investors', arguments: { count: true } } },
+    ];
+    child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 0);
+    const answers = new Map(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: number; result?: { isError?: boolean; structuredContent?: { total: number } } })
+        .map((answer) => [answer.id, answer]),
+    );
+    assert.deepEqual([...answers.keys()].sort(), [1, 2, 3], stdout);
+    for (const id of [2, 3]) {
+      assert.notEqual(answers.get(id)!.result!.isError, true, stdout);
+      assert.ok(answers.get(id)!.result!.structuredContent!.total > 0);
+    }
+  });
+
   it("an unknown tool is the protocol's error", async () => {
     await assert.rejects(call('list_everything'), (err: unknown) => {
       assert.ok(err instanceof McpError);

@@ -65,7 +65,10 @@ it(
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const { key } = JSON.parse(
-      execFileSync(process.execPath, [BIN, 'keys', 'create', '--email', 'ops@example.com', '--json'], { env, encoding: 'utf8' }),
+      execFileSync(process.execPath, [BIN, 'keys', 'create', '--email', 'ops@example.com', '--json', '--create-store'], {
+        env,
+        encoding: 'utf8',
+      }),
     ) as { key: string };
     const keyed = { 'x-lot-api-key': key };
     const server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

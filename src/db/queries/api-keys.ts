@@ -126,3 +126,9 @@ export async function revokeApiKey(db: Queryable, keyId: string, accountId?: num
   );
   return rows[0];
 }
+
+/** Whether any key was ever created (revoked ones count): an operator's first start has none. */
+export async function anyApiKeyExists(db: Queryable): Promise<boolean> {
+  const [row] = await db.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM api_keys) AS found');
+  return row?.found === true;
+}

@@ -1,0 +1,127 @@
+// `dealsignal serve` on PostgreSQL, as an operator runs it: a database of its own, one process or several.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { get } from 'node:http';
+import { after, before, it } from 'node:test';
+import { openPostgres } from '../../src/db/postgres.js';
+import { describeNeeding, needsPostgres } from '../helpers.js';
+
+const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/** `dealsignal serve ARGS` on DATABASE_URL=url; resolves once the banner (and what follows it) is printed. */
+async function serve(url: string, args: string[] = []): Promise<Served> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    DATABASE_URL: url,
+    SESSION_SECRET: 'x'.repeat(32),
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    SEED_DEMO: 'false',
+    AUTH_FAILURE_LIMITS: 'false',
+    SHUTDOWN_DELAY_MS: '0',
+    LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
+    WEBHOOK_DELIVERY: 'false',
+  };
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const check = () => {
+      const listening = Number(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1]);
+      // The banner ends with an empty line; the next steps, when printed, end with one too.
+      if (listening && /dealsignal is serving[\s\S]*\n\n/.test(output)) resolve(listening);
+    };
+    child.stdout.on('data', (chunk) => ((output += chunk), check()));
+    child.stderr.on('data', (chunk) => ((output += chunk), check()));
+    void exited.then((code) => reject(new Error(`the server exited (${code}): ${output}`)));
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the next steps follow the banner
+  return {
+    child,
+    port,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** GET on a connection of its own (so the cluster hands each request to the next worker). */
+function request(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    }).on('error', reject);
+  });
+}
+
+describeNeeding('dealsignal serve on a PostgreSQL database of its own', 'postgres', needsPostgres, () => {
+  const name = `dealsignal_test_${randomBytes(5).toString('hex')}`;
+  const url = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/none');
+  url.pathname = `/${name}`;
+  const admin = () => openPostgres({ connectionString: process.env.DATABASE_URL!, poolSize: 1 });
+
+  before(async () => {
+    const db = await admin();
+    await db.exec(`CREATE DATABASE ${name}`);
+    await db.close();
+  });
+  after(async () => {
+    const db = await admin();
+    await db.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await db.close();
+  });
+
+  it('the first start on an empty database prints the next steps', async () => {
+    const server = await serve(url.href);
+    try {
+      const output = server.output();
+      assert.match(output, /dealsignal is serving PostgreSQL/);
+      assert.match(output, /The database is new\. Next steps:/);
+      assert.match(output, /create a key: +dealsignal keys create --email /);
+      assert.match(output, /load data: +dealsignal import KIND FILE/);
+      assert.match(output, /SEED_DEMO=true/);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('with two workers, one scrape of /metrics counts the requests of both', async () => {
+    const server = await serve(url.href, ['--workers', '2']);
+    try {
+      assert.match(server.output(), /with 2 workers/);
+      const sent = 20;
+      for (let i = 0; i < sent; i++) assert.equal((await request(server.port, '/api/v1/funding')).status, 401);
+      const counted = async () => {
+        const { status, body } = await request(server.port, '/metrics');
+        assert.equal(status, 200, body);
+        const series = body
+          .split('\n')
+          .filter((line) => /^dealsignal_http_requests_total\{.*route="\/api\/v1\/funding"/.test(line));
+        return series.reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+      };
+      // Counted once each response is sent: a scrape right after the last one may come a moment early.
+      let seen = await counted();
+      for (let tries = 0; seen < sent && tries < 20; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        seen = await counted();
+      }
+      assert.equal(seen, sent, 'every worker in one scrape');
+      assert.equal(await counted(), sent, 'and in the next, wherever it lands');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { migrate } from '../src/db/migrate.js';
+import { openPostgres } from '../src/db/postgres.js';
+import { QueryTimeoutError } from '../src/db/port.js';
+import { analyzeTables } from '../src/db/queries/datasets.js';
+import { DATASETS } from '../src/datasets/index.js';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
+import { freshSchema, needsPostgres } from './helpers.js';
+
+const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;
+const TABLES = DATASETS.map((dataset) => dataset.table);
+
+describe('dealsignal seed', () => {
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'dealsignal-seed-')), 'data');
+  after(() => rmSync(join(dataDir, '..'), { recursive: true, force: true }));
+
+  it('prints the time each dataset took and exits 0', async () => {
+    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv;
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, [BIN, 'seed', '--scale', 'demo', '--create-store'], { env, timeout: 300_000 });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 0, stderr);
+    for (const dataset of DATASETS) {
+      const size = dataset.seed.sizes.demo.toLocaleString('en');
+      assert.match(stderr, new RegExp(`^  ${dataset.name}: ${size} / ${size} in \\d+\\.\\d s$`, 'm'));
+    }
+    assert.match(stderr, /^ {2}table statistics and counts: \d+\.\d s$/m);
+    assert.match(stdout, /^Seeded \(demo, seed 42\) in \d+\.\d s: /);
+  });
+});
+
+describe('maintenance after a load is not bound by the statement timeout [postgres]', { skip: needsPostgres }, () => {
+  it('VACUUM ANALYZE runs to its end under a 1 ms STATEMENT_TIMEOUT_MS, which still holds for every other statement', async () => {
+    const { schema, drop } = await freshSchema();
+    const connectionString = process.env.DATABASE_URL!;
+    try {
+      const loader = await openPostgres({ connectionString, poolSize: 4, schema });
+      await migrate(loader);
+      await seedDatabase(loader, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc() });
+      await loader.close();
+
+      // One connection, so the statements after the maintenance run on the connection it used.
+      const db = await openPostgres({ connectionString, poolSize: 1, schema, statementTimeoutMs: 1 });
+      try {
+        await assert.rejects(db.exec('VACUUM ANALYZE job_changes'), QueryTimeoutError, 'the timeout is tight enough to bite');
+        await analyzeTables(db, TABLES);
+        const [setting] = await db.query<{ statement_timeout: string }>('SHOW statement_timeout');
+        assert.equal(setting!.statement_timeout, '1ms', "the connection keeps the server's timeout afterwards");
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await drop();
+    }
+  });
+});
