@@ -526,7 +526,7 @@ export interface paths {
         };
         /**
          * Changes feed: what was created, updated or deleted since a cursor
-         * @description Every change to the data, oldest first: each item is one record created, updated or deleted, in commit order, with the record as its list endpoint serves it now. Keep the last `pagination.nextCursor` and pass it as `since`: resuming never misses or repeats a change, whichever server answers, also after restarts. `hasNextPage: false` means caught up; ask again later with the same cursor. Changes are kept for a limited time (7 days by default): a cursor older than that is answered 410, and the client resyncs from the list endpoints. Each page costs 1 credit, whatever the number of items; `count=true`, 4xx and 5xx cost nothing.
+         * @description Every change to the data, oldest first: each item is one record created, updated or deleted, in commit order, with the record as its list endpoint serves it now. Keep the last `pagination.nextCursor` and pass it as `since`: resuming never misses or repeats a change, whichever server answers, also after restarts. `hasNextPage: false` means caught up; ask again later with the same cursor. Changes are kept for a limited time (7 days by default): a cursor older than that is answered 410, and the client resyncs from the list endpoints. To start from this moment instead, `since=now` answers an empty page whose `nextCursor` is the head. Each page costs 1 credit, whatever the number of items; `since=now`, `count=true`, 4xx and 5xx cost nothing.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -2571,7 +2571,7 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). The page starts right after it. Without it, the feed starts at the oldest change still retained. */
+                /** @description Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). The page starts right after it. Without it, the feed starts at the oldest change still retained. `now`: the head, to start following the feed from this moment: an empty page (`data: []`, `hasNextPage: false`) whose `nextCursor` is the newest change, free of credits like count mode. Load the records from the list endpoints after taking that cursor, then follow the feed from it. */
                 since?: string;
                 /**
                  * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions (default: all)
@@ -2623,7 +2623,7 @@ export interface operations {
                         }[];
                         pagination: {
                             limit: number;
-                            /** @description Pass as `since` for the next page: the last item's cursor, or how far the log was read when items were skipped (other data sets) or none were found. Unchanged from `since` in count mode. */
+                            /** @description Pass as `since` for the next page: the last item's cursor, or how far the log was read when items were skipped (other data sets) or none were found. Unchanged from `since` in count mode; the head with `since=now`. */
                             nextCursor: string;
                             /** @description true: ask again now, more changes of the selected data sets follow (or reading stopped early). false: none after nextCursor yet; poll later with it. */
                             hasNextPage: boolean;
@@ -2633,7 +2633,7 @@ export interface operations {
                         meta: {
                             /** @enum {string} */
                             endpoint: "changes";
-                            /** @description 1 per page of changes; 0 in count mode */
+                            /** @description 1 per page of changes; 0 in count mode and with `since=now` */
                             creditsUsed: number;
                             /** @description The account's balance after this call */
                             creditsRemaining: number;
