@@ -59,7 +59,6 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
     for (const { path } of ENDPOINTS) {
       const cases: [string, Record<string, string>][] = [
         ['missing', {}],
-        ['not Bearer', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }],
         ['Bearer without key', { authorization: 'Bearer ' }],
         ['malformed', { authorization: 'Bearer abc' }],
         ['unknown', { authorization: `Bearer ${generateApiKey()}` }],
@@ -71,6 +70,23 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
           assert.deepEqual(res.json(), { success: false, error: 'Invalid API key', code: 'invalid_api_key' });
         });
       }
+      it(`${path}: a key without the Bearer scheme, or another scheme, gets the 401 saying how to send it`, async () => {
+        for (const authorization of [
+          key,
+          `  ${key} `,
+          'ds_whatever',
+          `Basic ${Buffer.from('a:b').toString('base64')}`,
+          `Token ${key}`,
+        ]) {
+          const res = await ctx.app.inject({ method: 'GET', url: path, headers: { authorization } });
+          assert.equal(res.statusCode, 401, authorization);
+          assert.deepEqual(res.json(), {
+            success: false,
+            error: 'Invalid API key: send Authorization: Bearer <key>',
+            code: 'invalid_api_key',
+          });
+        }
+      });
       it(`${path}: a key in the v1 header gets the 401 with a hint to the Bearer header`, async () => {
         for (const sent of [key, 'whatever', '']) {
           const res = await ctx.app.inject({ method: 'GET', url: path, headers: { 'x-lot-api-key': sent } });
