@@ -94,12 +94,13 @@ const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
   503: 'unavailable',
 };
 
-/** The v2 shape plus the published webhooks API's `code`. */
+/** The v2 shape plus the published webhooks API's `code` and, as in the rest of v2, the `param` at fault. */
 export const webhookErrorShape = jsonErrorShape(
-  (status, message) => ({
+  (status, message, detail) => ({
     success: false,
     error: message,
     code: WEBHOOK_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'),
+    ...(detail?.param !== undefined && { param: detail.param }),
   }),
   {
     internalMessage: v2ErrorShape.internalMessage,

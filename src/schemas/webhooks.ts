@@ -128,6 +128,14 @@ export const WebhookError = Type.Object(
         'unavailable',
       ],
     }),
+    param: Type.Optional(
+      Type.String({
+        description:
+          'Ours: the body field (by its path, e.g. `filters.countries`), query parameter or path parameter at fault, on ' +
+          'a 400 that one of them causes; absent otherwise',
+        examples: ['url'],
+      }),
+    ),
   },
   { $id: 'WebhookError', title: 'WebhookError' },
 );

@@ -161,26 +161,30 @@ function readInput(body: unknown): WebhookInput {
   const input: WebhookInput = {};
   const url = pick('endpointUrl');
   if (url !== undefined) {
-    if (typeof url !== 'string') throw invalidParameter('endpoint_url must be a string');
+    if (typeof url !== 'string') throw invalidParameter('endpoint_url must be a string', 'endpoint_url');
     input.endpointUrl = url.trim();
   }
   const types = pick('eventTypes');
   if (types !== undefined) {
     if (!Array.isArray(types) || types.some((type) => typeof type !== 'string')) {
-      throw invalidParameter('event_types must be an array of strings');
+      throw invalidParameter('event_types must be an array of strings', 'event_types');
     }
     const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type as string));
     if (unknown !== undefined) {
-      throw invalidParameter(`event_types: unknown event type ${JSON.stringify(unknown)}; one of ${EVENT_TYPES.join(', ')}`);
+      throw invalidParameter(
+        `event_types: unknown event type ${JSON.stringify(unknown)}; one of ${EVENT_TYPES.join(', ')}`,
+        'event_types',
+      );
     }
-    if (types.length === 0) throw invalidParameter('event_types must name at least one event type');
+    if (types.length === 0) throw invalidParameter('event_types must name at least one event type', 'event_types');
     input.eventTypes = [...new Set(types as string[])];
   }
   const filters = pick('filters');
   if (filters !== undefined && filters !== null) {
-    if (typeof filters !== 'object' || Array.isArray(filters)) throw invalidParameter('filters must be an object of strings');
+    if (typeof filters !== 'object' || Array.isArray(filters))
+      throw invalidParameter('filters must be an object of strings', 'filters');
     for (const [key, value] of Object.entries(filters)) {
-      if (typeof value !== 'string') throw invalidParameter(`filters.${key} must be a string`);
+      if (typeof value !== 'string') throw invalidParameter(`filters.${key} must be a string`, `filters.${key}`);
     }
     input.filters = { ...(filters as Record<string, string>) };
   } else if (filters === null) {
@@ -189,7 +193,7 @@ function readInput(body: unknown): WebhookInput {
   for (const key of ['active', 'rotateSecret'] as const) {
     const value = pick(key);
     if (value === undefined) continue;
-    if (typeof value !== 'boolean') throw invalidParameter(`${ALIASES[key][0]} must be true or false`);
+    if (typeof value !== 'boolean') throw invalidParameter(`${ALIASES[key][0]} must be true or false`, ALIASES[key][0]);
     input[key] = value;
   }
   return input;
@@ -229,8 +233,8 @@ export class WebhookService {
 
   async create(actor: WebhookActor, body: unknown): Promise<WebhookView> {
     const input = readInput(body);
-    if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required');
-    if (input.eventTypes === undefined) throw invalidParameter('event_types is required');
+    if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required', 'endpoint_url');
+    if (input.eventTypes === undefined) throw invalidParameter('event_types is required', 'event_types');
     await this.checkUrl(input.endpointUrl);
     const filters = input.filters ?? {};
     compileWebhookFilters(filters, input.eventTypes);
@@ -435,19 +439,21 @@ export class WebhookService {
   }
 
   private async checkUrl(url: string): Promise<void> {
-    if (url.length > MAX_URL_LENGTH) throw invalidParameter(`endpoint_url must be at most ${MAX_URL_LENGTH} characters`);
+    if (url.length > MAX_URL_LENGTH)
+      throw invalidParameter(`endpoint_url must be at most ${MAX_URL_LENGTH} characters`, 'endpoint_url');
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      throw invalidParameter('endpoint_url must be a valid http or https URL');
+      throw invalidParameter('endpoint_url must be a valid http or https URL', 'endpoint_url');
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw invalidParameter('endpoint_url must be a valid http or https URL');
+      throw invalidParameter('endpoint_url must be a valid http or https URL', 'endpoint_url');
     }
     const check = await checkTarget(url, this.options.policy);
     // A name that does not resolve yet is accepted (deliveries retry); an internal target never is.
-    if (!check.ok && !check.reason.startsWith('could not resolve')) throw invalidParameter(`endpoint_url: ${check.reason}`);
+    if (!check.ok && !check.reason.startsWith('could not resolve'))
+      throw invalidParameter(`endpoint_url: ${check.reason}`, 'endpoint_url');
   }
 }
 
@@ -466,5 +472,5 @@ function parseDeliveryCursor(text: string): { createdAt: string; id: string } {
   } catch {
     // falls through to the error
   }
-  throw invalidParameter('cursor is not a cursor this API returned (pass pagination.next_cursor as it is)');
+  throw invalidParameter('cursor is not a cursor this API returned (pass pagination.next_cursor as it is)', 'cursor');
 }

@@ -1373,6 +1373,11 @@ export interface components {
             error: string;
             /** @enum {string} */
             code: "bad_request" | "invalid_api_key" | "insufficient_credits" | "not_found" | "conflict" | "rate_limited" | "internal_error" | "unavailable";
+            /**
+             * @description Ours: the body field (by its path, e.g. `filters.countries`), query parameter or path parameter at fault, on a 400 that one of them causes; absent otherwise
+             * @example url
+             */
+            param?: string;
         };
     };
     responses: never;
