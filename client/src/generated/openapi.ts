@@ -1741,7 +1741,7 @@ export interface operations {
                                 filter: "website" | "linkedin_url";
                                 normalized: string | null;
                                 /**
-                                 * @description matched: records found; no_match: none; invalid: the list filter refuses the input, or nothing is left of it once normalised (see reason)
+                                 * @description matched: records found; no_match: none (a well-formed address no record has); invalid: the list filter refuses the input, nothing is left of it once normalised, or it is no website (a domain name) or no LinkedIn company page (linkedin.com/company/NAME) (see reason)
                                  * @enum {string}
                                  */
                                 status: "matched" | "no_match" | "invalid";
@@ -1889,7 +1889,7 @@ export interface operations {
                                 filter: "website" | "linkedin_url";
                                 normalized: string | null;
                                 /**
-                                 * @description matched: records found; no_match: none; invalid: the list filter refuses the input, or nothing is left of it once normalised (see reason)
+                                 * @description matched: records found; no_match: none (a well-formed address no record has); invalid: the list filter refuses the input, nothing is left of it once normalised, or it is no website (a domain name) or no LinkedIn company page (linkedin.com/company/NAME) (see reason)
                                  * @enum {string}
                                  */
                                 status: "matched" | "no_match" | "invalid";
