@@ -1,6 +1,6 @@
 // GET /api/v2/changes: the changes feed's query and its page (the v2 envelope with a cursor).
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { ListString, Nullable } from './common.js';
 import { FundingRecord, MaRecord } from './v1.js';
 import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from './v2.js';
 
@@ -23,7 +23,7 @@ export const ChangesQuery = Type.Object(
       }),
     ),
     datasets: Type.Optional(
-      Type.String({
+      ListString({
         description: `Comma-separated data sets to include: ${CHANGE_FEED_DATASETS.join(', ')} (default: all)`,
         examples: ['funding,investors'],
       }),

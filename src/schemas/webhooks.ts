@@ -46,7 +46,7 @@ const Stats = Type.Object({
 
 const FILTERS_DESCRIPTION =
   'String filters. Published keys, each applied to the event types whose records have the field, with the list ' +
-  "endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo " +
+  "endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo " +
   "(YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding " +
   'events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and ' +
   'unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. ' +

@@ -81,8 +81,7 @@ function datasetFilters<Q extends TObject, F, R extends TSchema, Row extends Sto
     path: `/api/${dataset.api.family}${dataset.api.path}`,
     matcher: new RecordMatcher(indexed.columns),
     toFilter(query) {
-      checkQueryValues(query, dataset.query);
-      const result = validate(query);
+      const result = validate(checkQueryValues(query, dataset.query));
       if (!('value' in result)) throw invalidParameter(result.message, result.param);
       // The validator has just checked the value against the query's schema.
       return indexed.indexFilter(dataset.conditions(dataset.filter(result.value as ValidQuery<Q>)));

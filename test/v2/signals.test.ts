@@ -119,7 +119,7 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         ['count=maybe', /count must be true or false/],
         ['nope=1', /Unknown parameter "nope"; allowed parameters: page, limit, count/],
         ['search=', /search must not be empty/],
-        ['page=1&page=2', /^page is repeated; send it once$/],
+        ['page=1&page=2', /^page is repeated; send it once \(it takes one value; /],
         ['limit=0x10', /^limit must be a whole number \(digits 0-9 only\)$/],
         ['limit=1e1', /^limit must be a whole number \(digits 0-9 only\)$/],
         ['page=0b1', /^page must be a whole number \(digits 0-9 only\)$/],
@@ -128,8 +128,14 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         it(`${path}?${query}`, async () => void (await expectError(`${path}?${query}`, 400, pattern)));
     }
     it('unknown country codes', async () => {
-      await expectError('/api/v2/signals/investors?countries=US,XX', 400, /countries: "XX" is not an ISO 3166 alpha-2/);
-      await expectError('/api/v2/signals/acquisitions?countries=United%20States', 400, /countries/);
+      await expectError(
+        '/api/v2/signals/investors?countries=US,XX',
+        400,
+        /countries: "XX" is not a country: use an ISO 3166 alpha-2 or alpha-3 code/,
+      );
+      // A country's English name is a country, as in every country parameter.
+      assert.equal((await get('/api/v2/signals/acquisitions?countries=United%20States')).res.statusCode, 200);
+      await expectError('/api/v2/signals/acquisitions?countries=Atlantis', 400, /countries: "Atlantis" is not a country/);
     });
     it('investor categories outside the list name the allowed values', async () => {
       const res = await expectError('/api/v2/signals/investors?categories=vc,hedge', 400, /categories: "hedge" is not allowed/);

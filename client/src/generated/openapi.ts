@@ -1307,7 +1307,7 @@ export interface components {
             /** @description Receives a POST per event */
             endpoint_url: string;
             event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
-            /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
+            /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
             filters: {
                 [key: string]: string;
             };
@@ -1392,12 +1392,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Round labels, e.g. "seed,series a"; exact match; comma-separated, case-insensitive
+                 * @description Round labels, e.g. "seed,series a"; exact match; comma-separated, case-insensitive. Several values: comma-separated, or the parameter repeated (`round=a&round=b`).
                  * @example seed,series a
                  */
                 round?: string;
                 /**
-                 * @description Categories; matches main_category or any of company_info.categories; comma-separated, case-insensitive
+                 * @description Categories; matches main_category or any of company_info.categories; comma-separated, case-insensitive. Several values: comma-separated, or the parameter repeated (`category=a&category=b`).
                  * @example fintech,saas
                  */
                 category?: string;
@@ -1407,7 +1407,7 @@ export interface operations {
                  */
                 amount?: number;
                 /**
-                 * @description Company HQ country: ISO 3166 alpha-2 code or English name ("US" or "United States")
+                 * @description Company HQ country: ISO 3166 alpha-2 or alpha-3 code or English name, any case ("US", "USA" or "United States")
                  * @example US
                  */
                 country?: string;
@@ -1543,12 +1543,12 @@ export interface operations {
                  */
                 amount?: number;
                 /**
-                 * @description Categories of the acquired company; comma-separated, case-insensitive
+                 * @description Categories of the acquired company; comma-separated, case-insensitive. Several values: comma-separated, or the parameter repeated (`category=a&category=b`).
                  * @example fintech,saas
                  */
                 category?: string;
                 /**
-                 * @description Company HQ country: ISO 3166 alpha-2 code or English name ("US" or "United States")
+                 * @description Company HQ country: ISO 3166 alpha-2 or alpha-3 code or English name, any case ("US", "USA" or "United States")
                  * @example US
                  */
                 country?: string;
@@ -1986,12 +1986,12 @@ export interface operations {
                 /** @description Count mode: `true` returns `data: []` with full pagination and costs no credits */
                 count?: boolean;
                 /**
-                 * @description Comma-separated ISO 3166 alpha-2 country codes (case-insensitive) or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, `United States`), or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
                  * @example US,GB,CA
                  */
                 countries?: string;
                 /**
-                 * @description Comma-separated investor types: vc, angel, pe, corporate, accelerator, family_office, fund, government
+                 * @description Comma-separated investor types: vc, angel, pe, corporate, accelerator, family_office, fund, government. Several values: comma-separated, or the parameter repeated (`categories=a&categories=b`).
                  * @example vc,angel
                  */
                 categories?: string;
@@ -2013,7 +2013,7 @@ export interface operations {
                  */
                 date_preset?: "today" | "yesterday" | "last_7d" | "last_14d" | "last_30d" | "last_60d" | "last_90d" | "last_6m" | "last_1y" | "last_2y" | "this_week" | "this_month" | "this_quarter" | "this_year" | "last_week" | "last_month" | "last_quarter" | "last_year";
                 /**
-                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 codes, English country names or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
                  * @example CN
                  */
                 exclude_countries?: string;
@@ -2067,6 +2067,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2076,6 +2084,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2085,6 +2100,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2094,6 +2116,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2103,6 +2132,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2112,6 +2148,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2133,17 +2176,17 @@ export interface operations {
                 /** @description Exact company page URL (normalised the same way) */
                 companyLinkedinUrl?: string;
                 /**
-                 * @description Comma-separated positions (OR); see the allowed values
+                 * @description Comma-separated positions (OR); see the allowed values. Several values: comma-separated, or the parameter repeated (`positions=a&positions=b`).
                  * @example cto,head of engineering
                  */
                 positions?: string;
                 /**
-                 * @description Comma-separated departments (OR)
+                 * @description Comma-separated departments (OR). Several values: comma-separated, or the parameter repeated (`departments=a&departments=b`).
                  * @example engineering,product
                  */
                 departments?: string;
                 /**
-                 * @description Comma-separated seniorities (OR)
+                 * @description Comma-separated seniorities (OR). Several values: comma-separated, or the parameter repeated (`seniorities=a&seniorities=b`).
                  * @example c_level,vp,head
                  */
                 seniorities?: string;
@@ -2212,6 +2255,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2221,6 +2272,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2230,6 +2288,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2239,6 +2304,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2248,6 +2320,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2257,6 +2336,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2282,20 +2368,20 @@ export interface operations {
                  */
                 dateTo?: string;
                 /**
-                 * @description Comma-separated ISO 3166 alpha-2 country codes (case-insensitive) or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, `United States`), or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
                  * @example US,GB,CA
                  */
                 countries?: string;
                 /**
-                 * @description Comma-separated company categories, case-insensitive
+                 * @description Comma-separated company categories, case-insensitive. Several values: comma-separated, or the parameter repeated (`categories=a&categories=b`).
                  * @example Technology,Healthcare
                  */
                 categories?: string;
                 /** @description Words matched against company name and industry: a record matches when every word is the start of a word there, ignoring case and accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits. */
                 search?: string;
-                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. */
+                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. Several values: comma-separated, or the parameter repeated (`company_domain=a&company_domain=b`). */
                 company_domain?: string;
-                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. */
+                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_linkedin_url=a&company_linkedin_url=b`). */
                 company_linkedin_url?: string;
                 /**
                  * @description Relative date range of the signal (lastUpdated), in whole UTC days (weeks start on Monday). Takes precedence over dateFrom/dateTo, which are then ignored. `last_7d` is today and the 6 days before it (`last_6m`, `last_1y`: back to the day after the same date 6 months, 1 year ago); `this_…` is the whole current week, month, quarter or year; `last_week` … `last_year` the whole previous one.
@@ -2303,7 +2389,7 @@ export interface operations {
                  */
                 date_preset?: "today" | "yesterday" | "last_7d" | "last_14d" | "last_30d" | "last_60d" | "last_90d" | "last_6m" | "last_1y" | "last_2y" | "this_week" | "this_month" | "this_quarter" | "this_year" | "last_week" | "last_month" | "last_quarter" | "last_year";
                 /**
-                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 codes, English country names or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
                  * @example CN
                  */
                 exclude_countries?: string;
@@ -2363,6 +2449,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2372,6 +2466,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2381,6 +2482,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2390,6 +2498,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2399,6 +2514,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2408,6 +2530,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2433,25 +2562,25 @@ export interface operations {
                  */
                 dateTo?: string;
                 /**
-                 * @description Comma-separated ISO 3166 alpha-2 country codes (case-insensitive) or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, `United States`), or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
                  * @example US,GB,CA
                  */
                 countries?: string;
                 /**
-                 * @description Comma-separated company categories, case-insensitive (the round's main category or any of its company's)
+                 * @description Comma-separated company categories, case-insensitive (the round's main category or any of its company's). Several values: comma-separated, or the parameter repeated (`categories=a&categories=b`).
                  * @example fintech,saas
                  */
                 categories?: string;
                 /**
-                 * @description Comma-separated round types, case-insensitive: Pre-Seed, Seed, Series A, Series B, Series C, Series D, Series E, Series F+, Bridge, Debt Financing, Grant, Convertible Note, Equity Crowdfunding, ICO, IPO, Private Equity, Venture, Angel, Corporate, Other. Any other value is a 400 naming it. Our round labels map to these as the README's table says ("Other": any other label, or none).
+                 * @description Comma-separated round types, case-insensitive: Pre-Seed, Seed, Series A, Series B, Series C, Series D, Series E, Series F+, Bridge, Debt Financing, Grant, Convertible Note, Equity Crowdfunding, ICO, IPO, Private Equity, Venture, Angel, Corporate, Other. Any other value is a 400 naming it. Our round labels map to these as the README's table says ("Other": any other label, or none). Several values: comma-separated, or the parameter repeated (`round=a&round=b`).
                  * @example Seed,Series A
                  */
                 round?: string;
                 /** @description Words matched against the company's name: a record matches when every word is the start of a word there, ignoring case and accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits. */
                 search?: string;
-                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. */
+                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. Several values: comma-separated, or the parameter repeated (`company_domain=a&company_domain=b`). */
                 company_domain?: string;
-                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. */
+                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_linkedin_url=a&company_linkedin_url=b`). */
                 company_linkedin_url?: string;
                 /**
                  * @description Relative date range of the round (announcedDate), in whole UTC days (weeks start on Monday). Takes precedence over dateFrom/dateTo, which are then ignored. `last_7d` is today and the 6 days before it (`last_6m`, `last_1y`: back to the day after the same date 6 months, 1 year ago); `this_…` is the whole current week, month, quarter or year; `last_week` … `last_year` the whole previous one.
@@ -2459,7 +2588,7 @@ export interface operations {
                  */
                 date_preset?: "today" | "yesterday" | "last_7d" | "last_14d" | "last_30d" | "last_60d" | "last_90d" | "last_6m" | "last_1y" | "last_2y" | "this_week" | "this_month" | "this_quarter" | "this_year" | "last_week" | "last_month" | "last_quarter" | "last_year";
                 /**
-                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 codes, English country names or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
                  * @example CN
                  */
                 exclude_countries?: string;
@@ -2523,6 +2652,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2532,6 +2669,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2541,6 +2685,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2550,6 +2701,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2559,6 +2717,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2568,6 +2733,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2579,7 +2751,7 @@ export interface operations {
                 /** @description Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). The page starts right after it. Without it, the feed starts at the oldest change still retained. `now`: the head, to start following the feed from this moment: an empty page (`data: []`, `hasNextPage: false`) whose `nextCursor` is the newest change, free of credits like count mode. Load the records from the list endpoints after taking that cursor, then follow the feed from it. */
                 since?: string;
                 /**
-                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions (default: all)
+                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions (default: all). Several values: comma-separated, or the parameter repeated (`datasets=a&datasets=b`).
                  * @example funding,investors
                  */
                 datasets?: string;
@@ -2663,6 +2835,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2672,6 +2852,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2681,6 +2868,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2690,6 +2884,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "since is older than the change log's retention (7 days): changes after it are no longer kept. Resync: read the records again from the list endpoints, then follow this feed from its start (without since).",
+                     *       "code": "gone",
+                     *       "param": "since"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2699,6 +2901,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2708,6 +2917,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2717,6 +2933,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2759,6 +2982,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2768,6 +2999,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2777,6 +3015,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2786,6 +3031,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2795,6 +3047,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2804,6 +3063,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2824,7 +3090,7 @@ export interface operations {
                     endpoint_url?: string;
                     /** @description Event types (required on create) */
                     event_types?: string[];
-                    /** @description An object of strings. String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
+                    /** @description An object of strings. String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
                     filters?: unknown;
                     /** @description Update only: false pauses, true turns on (also a deleted one) */
                     active?: boolean;
@@ -2856,6 +3122,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2865,6 +3139,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2874,6 +3155,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2883,6 +3171,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2892,6 +3187,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2901,6 +3203,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2938,6 +3247,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2947,6 +3264,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2956,6 +3280,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2965,6 +3296,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2974,6 +3312,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2983,6 +3328,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3006,7 +3358,7 @@ export interface operations {
                     endpoint_url?: string;
                     /** @description Event types (required on create) */
                     event_types?: string[];
-                    /** @description An object of strings. String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
+                    /** @description An object of strings. String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). Other published keys (teamSize, roundFlavor, healthScore) and unknown keys are ignored. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). */
                     filters?: unknown;
                     /** @description Update only: false pauses, true turns on (also a deleted one) */
                     active?: boolean;
@@ -3038,6 +3390,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3047,6 +3407,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3056,6 +3423,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3065,6 +3439,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3074,6 +3455,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3083,6 +3471,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3126,6 +3521,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3135,6 +3538,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3144,6 +3554,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3153,6 +3570,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3162,6 +3586,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3171,6 +3602,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3217,6 +3655,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3226,6 +3672,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3235,6 +3688,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3244,6 +3704,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3253,6 +3720,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3262,6 +3736,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3309,6 +3790,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3318,6 +3807,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3327,6 +3823,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3336,6 +3839,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3345,6 +3855,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3354,6 +3871,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3401,6 +3925,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3410,6 +3942,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3419,6 +3958,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3428,6 +3974,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3437,6 +3990,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This delivery already succeeded; there is nothing to retry",
+                     *       "code": "conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3446,6 +4006,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3455,6 +4022,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3464,6 +4038,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
