@@ -268,6 +268,32 @@ describe('examples/', () => {
       });
     }
 
+    const fromNowOf = (language: { name: string }) => join(dir, `funding-us-from-now-${language.name}.ndjson`);
+    for (const language of LANGUAGES) {
+      it(
+        `${language.name}: --from-now starts at the feed's head, reading none of the past changes`,
+        { skip: language.skip },
+        async () => {
+          const { code, stdout, stderr } = await run(language.command, [
+            language.sync,
+            '--country',
+            'US',
+            '--out',
+            fromNowOf(language),
+            '--from-now',
+          ]);
+          // The copy is empty, and the server has every round: the counts differ.
+          assert.equal(code, 2, `${stdout}\n${stderr}`);
+          assert.match(stdout, /^First run: following the feed from now;/m);
+          // The head costs nothing; the one page read after it (empty) costs 1 credit.
+          assert.deepEqual(summaryOf(stdout), { applied: 0, pages: 1, credits: 1, rounds: 0 });
+          const state = JSON.parse(await readFile(`${fromNowOf(language)}.state.json`, 'utf8'));
+          const head = await ctx.app.inject({ url: '/api/v2/changes?since=now', headers: { authorization: `Bearer ${key}` } });
+          assert.equal(state.cursor, head.json().pagination.nextCursor);
+        },
+      );
+    }
+
     it('the data changes: a round created, one updated, one moved abroad, one deleted, one created abroad', async () => {
       const copy = await readCopy(outOf(LANGUAGES[0]));
       const [toUpdate, toMove, toDelete] = copy.filter((line) => line.id.startsWith('source:')).slice(0, 3);
@@ -321,6 +347,20 @@ describe('examples/', () => {
           assert.ok(ids.has(changed.created) && ids.has(changed.updated));
           assert.ok(!ids.has(changed.moved) && !ids.has(changed.deleted));
           assert.ok(!ids.has('source:examples-abroad'));
+        },
+      );
+    }
+
+    for (const language of LANGUAGES) {
+      it(
+        `${language.name}: a copy started --from-now holds the rounds created or changed since`,
+        { skip: language.skip },
+        async () => {
+          assert.ok(changed.created, 'the data changed');
+          const { code, stdout, stderr } = await sync(language, fromNowOf(language));
+          assert.equal(code, 2, `${stdout}\n${stderr}`);
+          const ids = (await readCopy(fromNowOf(language))).map((line) => line.id).sort();
+          assert.deepEqual(ids, [changed.created, changed.updated].sort());
         },
       );
     }

@@ -170,7 +170,10 @@ export type Change = ChangesPage['data'][number];
 export class ChangesFeed {
   constructor(private readonly transport: Transport) {}
 
-  /** One page of changes after `since` (from the oldest retained without it). */
+  /**
+   * One page of changes after `since` (from the oldest retained without it). `since: 'now'` answers an
+   * empty page whose `nextCursor` is the head, for free: the cursor to follow the feed from this moment.
+   */
   list(params?: QueryOf<'listChanges'>, options?: CallOptions): Promise<ChangesPage> {
     return call(this.transport, { family: 'v2', method: 'GET', path: '/api/v2/changes', query: asQuery(params), options });
   }
@@ -178,13 +181,15 @@ export class ChangesFeed {
   /**
    * Pages until caught up (`hasNextPage: false`), each starting at the previous page's `nextCursor`.
    * Store `page.pagination.nextCursor` once a page is applied and pass it as `since` next time.
+   * With `since: 'now'` there is one page, empty and free, carrying the head's cursor.
    */
   async *pages(params: QueryOf<'listChanges'> = {}, caps: PageCaps = {}): AsyncGenerator<ChangesPage, void, undefined> {
     let since = params.since;
     let credits = 0;
     for (let fetched = 0; ; fetched++) {
       if (caps.maxPages !== undefined && fetched >= caps.maxPages) return;
-      if (caps.maxCredits !== undefined && credits + creditsOfNextPage(params) > caps.maxCredits) return;
+      const free = params.count === true || since === 'now';
+      if (caps.maxCredits !== undefined && credits + (free ? 0 : 1) > caps.maxCredits) return;
       const page = await this.list({ ...params, since }, caps);
       credits += page.meta.creditsUsed;
       yield page;
@@ -193,7 +198,10 @@ export class ChangesFeed {
     }
   }
 
-  /** Every change until caught up; each carries its own `cursor` to resume right after it. */
+  /**
+   * Every change until caught up; each carries its own `cursor` to resume right after it. With
+   * `since: 'now'` none (nothing follows the head yet): take the cursor with `list({ since: 'now' })`.
+   */
   async *all(params: QueryOf<'listChanges'> = {}, caps: PageCaps = {}): AsyncGenerator<Change, void, undefined> {
     for await (const page of this.pages(params, caps)) yield* page.data;
   }

@@ -2,29 +2,36 @@
 // A local NDJSON copy of every funding round of one country, kept in sync through the changes feed
 // (GET /api/v2/changes?datasets=funding, 1 credit a page).
 //
-//   DEALSIGNAL_API_KEY=ds_… node examples/node/sync-funding.mjs --country US [--out funding-US.ndjson]
+//   DEALSIGNAL_API_KEY=ds_… node examples/node/sync-funding.mjs --country US [--out funding-US.ndjson] [--from-now]
 //
 // The copy holds one line per round, {"id": "<the feed's id>", "round": <the record as served>}; the
 // state file next to it (<out>.state.json) holds the country, the spellings of its name the records
 // use, and the feed cursor the copy is up to date with. The first run follows the feed from its start,
-// later runs from the stored cursor. At the end the copy's count is compared with the server's total
+// later runs from the stored cursor. With --from-now, the first run starts at the feed's head instead
+// (since=now, free): the copy then collects only the rounds created or changed from that moment. At the end the copy's count is compared with the server's total
 // for the country. Exit 0 when they agree, 2 when they differ, 1 on any other failure.
 // examples/python/sync_funding.py does the same with Python's standard library alone.
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DealSignal, DealSignalError } from '@dealsignal/client';
 
-const usage = 'usage: node examples/node/sync-funding.mjs --country CODE_OR_NAME [--out FILE.ndjson] [--limit 1..1000]';
+const usage =
+  'usage: node examples/node/sync-funding.mjs --country CODE_OR_NAME [--out FILE.ndjson] [--limit 1..1000] [--from-now]';
 
 function parseOptions() {
   const { values } = parseArgs({
-    options: { country: { type: 'string' }, out: { type: 'string' }, limit: { type: 'string', default: '1000' } },
+    options: {
+      country: { type: 'string' },
+      out: { type: 'string' },
+      limit: { type: 'string', default: '1000' },
+      'from-now': { type: 'boolean', default: false },
+    },
   });
   const country = values.country?.trim();
   const limit = Number(values.limit);
   if (!country || !Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error(usage);
   const out = values.out ?? `funding-${country.replace(/[^A-Za-z0-9]+/g, '-')}.ndjson`;
-  return { country, out, statePath: `${out}.state.json`, limit };
+  return { country, out, statePath: `${out}.state.json`, limit, fromNow: values['from-now'] };
 }
 
 // ---------------------------------------------------------------- files
@@ -151,8 +158,14 @@ async function main() {
   if (state === undefined) {
     state = { country: options.country, spellings: await learnSpellings(ds, options.country), cursor: null };
     const quoted = state.spellings.map((spelling) => `"${spelling}"`).join(' or ');
+    if (options.fromNow) {
+      // The head's cursor, free: nothing before it is read.
+      state.cursor = (await ds.v2.changes.list({ since: 'now' })).pagination.nextCursor;
+      await save(options, copy, state, true);
+    }
     console.log(
-      `First run: following the feed from its start; rounds of ${options.country} have hq_country ${quoted} (any case)`,
+      `First run: following the feed from ${options.fromNow ? 'now' : 'its start'}; rounds of ${options.country} have ` +
+        `hq_country ${quoted} (any case)`,
     );
   } else {
     copy = await loadCopy(options.out);

@@ -2,12 +2,13 @@
 """A local NDJSON copy of every funding round of one country, kept in sync through the changes feed
 (GET /api/v2/changes?datasets=funding, 1 credit a page). Standard library only.
 
-    DEALSIGNAL_API_KEY=ds_... python3 examples/python/sync_funding.py --country US [--out funding-US.ndjson]
+    DEALSIGNAL_API_KEY=ds_... python3 examples/python/sync_funding.py --country US [--out funding-US.ndjson] [--from-now]
 
 The copy holds one line per round, {"id": "<the feed's id>", "round": <the record as served>}; the
 state file next to it (<out>.state.json) holds the country, the spellings of its name the records
 use, and the feed cursor the copy is up to date with. The first run follows the feed from its start,
-later runs from the stored cursor. At the end the copy's count is compared with the server's total
+later runs from the stored cursor. With --from-now, the first run starts at the feed's head instead
+(since=now, free): the copy then collects only the rounds created or changed from that moment. At the end the copy's count is compared with the server's total
 for the country. Exit 0 when they agree, 2 when they differ, 1 on any other failure.
 examples/node/sync-funding.mjs does the same with the typed client.
 """
@@ -228,6 +229,7 @@ def main():
     parser.add_argument("--country", required=True, help="ISO 3166 alpha-2 code or English name, as the v1 filter takes it")
     parser.add_argument("--out", help="the copy (default funding-COUNTRY.ndjson)")
     parser.add_argument("--limit", type=page_size, default=1000, help="changes a page, 1..1000 (default 1000)")
+    parser.add_argument("--from-now", action="store_true", help="first run: follow the feed from its head (free), not its start")
     arguments = parser.parse_args()
     country = arguments.country.strip()
     out = arguments.out or "funding-" + re.sub(r"[^A-Za-z0-9]+", "-", country) + ".ndjson"
@@ -250,7 +252,13 @@ def main():
     if state is None:
         state = {"country": country, "spellings": learn_spellings(client, country), "cursor": None}
         quoted = " or ".join(f'"{spelling}"' for spelling in state["spellings"])
-        print(f"First run: following the feed from its start; rounds of {country} have hq_country {quoted} (any case)")
+        if arguments.from_now:
+            # The head's cursor, free: nothing before it is read.
+            body, _ = client.get("v2", "/api/v2/changes", {"since": "now"})
+            state["cursor"] = body["pagination"]["nextCursor"]
+            save(out, state_path, copy, state, True)
+        start = "now" if arguments.from_now else "its start"
+        print(f"First run: following the feed from {start}; rounds of {country} have hq_country {quoted} (any case)")
     else:
         copy = load_copy(out)
         if copy is None:

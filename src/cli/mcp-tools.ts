@@ -413,9 +413,10 @@ function changesTool(): McpTool {
     description:
       'The changes feed (GET /api/v2/changes): every record created, updated or deleted in any data set (funding, m-a, ' +
       'investors, job-changes, acquisitions), oldest first, each with the record as its list endpoint serves it now (null ' +
-      'when deleted). Start without `since` (the oldest change kept, 7 days by default), then pass the returned ' +
+      'when deleted). To follow changes from this moment, start with `since: "now"`: no changes, free, and the head as ' +
+      '`nextCursor`. To read every change kept (7 days by default), start without `since`. Then pass the returned ' +
       '`nextCursor` as `since` to continue; `hasNextPage: false` means caught up (ask later with the same cursor). ' +
-      '`datasets` narrows it. Costs 1 credit per call (an empty page too); `count: true` returns `total`, the number of ' +
+      '`datasets` narrows it. Costs 1 credit per call (an empty page too) but `since: "now"` is free; `count: true` returns `total`, the number of ' +
       `changes after \`since\`, and costs nothing. \`limit\` changes a page (1-1000, default ${DEFAULT_LIMIT}).`,
     inputSchema: inputSchemaOf(ChangesQuery, 'v2', fieldsParameter),
     outputSchema: {

@@ -1,6 +1,6 @@
 // query → filter helpers shared by the datasets: the rules the query schemas cannot state.
 import { countryCodesOf } from '../services/country-groups.js';
-import { countryKey, countryCode } from '../services/countries.js';
+import { countryKey, countryCode, unknownCountryMessage } from '../services/countries.js';
 import { invalidParameter } from '../services/errors.js';
 import { labelKey, splitList, urlKey } from '../services/normalize.js';
 import { searchWords } from '../filter-index/index.js';
@@ -30,27 +30,24 @@ export function allowedValues(name: string, raw: string | undefined, allowed: re
 }
 
 /**
- * v2 `countries`: ISO 3166 alpha-2 codes and the published country categories (their members), any
- * case, as the lower-case keys stored rows carry.
+ * v2 `countries`: countries by the one country rule (src/services/countries.ts: alpha-2, alpha-3,
+ * English names) and the published country categories (their members), any case, as the
+ * lower-case keys stored rows carry.
  */
 export function countryKeys(raw: string | undefined): string[] {
   const keys = new Set<string>();
   for (const value of splitList(raw)) {
-    const codes = countryCodesOf(value, false);
-    if (codes === undefined) {
-      // Worded as before the categories came (existing answers keep their words); the parameter's description lists them.
-      throw invalidParameter(`countries: "${value}" is not an ISO 3166 alpha-2 country code (e.g. US, GB, DE)`, 'countries');
-    }
+    const codes = countryCodesOf(value);
+    // (The parameter's description lists the categories.)
+    if (codes === undefined) throw invalidParameter(unknownCountryMessage('countries', value), 'countries');
     for (const code of codes) keys.add(code.toLowerCase());
   }
   return [...keys];
 }
 
-/** v1 `country`: one ISO code or English name, as its stored key. */
+/** v1 `country`: one country by the one country rule, as its stored key. */
 export function countryKeyOf(raw: string): string {
-  if (countryCode(raw) === undefined) {
-    throw invalidParameter('country must be an ISO 3166 alpha-2 code (e.g. "US") or an English country name', 'country');
-  }
+  if (countryCode(raw) === undefined) throw invalidParameter(unknownCountryMessage('country', raw), 'country');
   return countryKey(raw)!;
 }
 

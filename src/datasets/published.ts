@@ -1,7 +1,8 @@
 // query → filter helpers for the parameters of the published 2.2 document the signal endpoints
 // share (src/schemas/published-params.ts): the denylist of countries, date presets and the order.
-import { COUNTRY_CATEGORIES, type DatePreset, type SortDirection } from '../schemas/published-params.js';
+import type { DatePreset, SortDirection } from '../schemas/published-params.js';
 import { countryCodesOf } from '../services/country-groups.js';
+import { unknownCountryMessage } from '../services/countries.js';
 import { presetRange } from '../services/date-presets.js';
 import { invalidParameter } from '../services/errors.js';
 import { splitList } from '../services/normalize.js';
@@ -9,21 +10,16 @@ import type { FilterContext, RowOrder } from './dataset.js';
 import { dateBounds } from './filters.js';
 
 /**
- * `exclude_countries`: ISO codes, English names (or the usual aliases) and categories, any case, as
+ * `exclude_countries`: countries by the one country rule (alpha-2, alpha-3, English names and the
+ * usual aliases) and categories, any case, as
  * the lower-case keys stored rows carry. A record is left out when its country is one of them; one
  * with no country is kept.
  */
 export function excludedCountryKeys(raw: string | undefined): string[] {
   const keys = new Set<string>();
   for (const value of splitList(raw)) {
-    const codes = countryCodesOf(value, true);
-    if (codes === undefined) {
-      throw invalidParameter(
-        `exclude_countries: "${value}" is not an ISO 3166 alpha-2 country code, an English country name or a country ` +
-          `category (${COUNTRY_CATEGORIES.join(', ')})`,
-        'exclude_countries',
-      );
-    }
+    const codes = countryCodesOf(value);
+    if (codes === undefined) throw invalidParameter(unknownCountryMessage('exclude_countries', value), 'exclude_countries');
     for (const code of codes) keys.add(code.toLowerCase());
   }
   return [...keys];

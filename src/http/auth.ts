@@ -31,3 +31,12 @@ export const bearerKey: KeyExtractor = (request) => {
  */
 export const keyOnlyInV1Header = (request: FastifyRequest): boolean =>
   request.headers['x-lot-api-key'] !== undefined && request.headers.authorization === undefined;
+
+/**
+ * A v2 request whose Authorization header names no Bearer scheme (`Authorization: ds_…`, or another
+ * scheme): its 401 says how to send the key. As above, the hint depends on the header's form alone.
+ */
+export const authorizationWithoutBearer = (request: FastifyRequest): boolean => {
+  const value = request.headers.authorization;
+  return typeof value === 'string' && value.trim() !== '' && !/^Bearer(\s|$)/i.test(value.trim());
+};

@@ -1,13 +1,100 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
 import type { Config } from '../config.js';
+import { ERROR_V2_CODE, errorCodeOf } from '../services/errors.js';
+import { webhookErrorCode } from './error-handling.js';
+import { isListParam, LIST_PARAM } from '../schemas/common.js';
 import { loadAssets, loadDocsAssets } from '../web/assets.js';
 import { withCodeSamples } from './code-samples.js';
 
-/** The part of an OpenAPI operation the date examples touch. */
+/** The part of an OpenAPI operation the date examples and list parameters touch. */
 interface DocumentedOperation {
-  parameters?: { name: string; schema?: { format?: string }; example?: unknown }[];
+  parameters?: {
+    name: string;
+    in?: string;
+    description?: string;
+    schema?: { format?: string } & Record<string, unknown>;
+    example?: unknown;
+    style?: string;
+    explode?: boolean;
+  }[];
+}
+
+/** An error message of each status, as the API words it, for the examples of the documented error responses. */
+const EXAMPLE_ERRORS: Readonly<Record<number, { error: string; param?: string }>> = {
+  400: { error: 'limit must be <= 100', param: 'limit' },
+  401: { error: 'Invalid API key' },
+  402: { error: 'API credits exhausted for this billing period; they refill at the start of next month' },
+  404: { error: 'Not found' },
+  409: { error: 'This delivery already succeeded; there is nothing to retry' },
+  410: {
+    error:
+      "since is older than the change log's retention (7 days): changes after it are no longer kept. Resync: read the " +
+      'records again from the list endpoints, then follow this feed from its start (without since).',
+    param: 'since',
+  },
+  429: { error: 'Rate limit exceeded. Please try again later.' },
+  500: { error: 'An unknown error occurred' },
+  503: { error: 'Service temporarily unavailable. Please try again later.' },
+};
+/** The webhooks API's 400 names a body field. */
+const WEBHOOK_400 = { error: 'endpoint_url must be a valid http or https URL', param: 'endpoint_url' };
+
+interface DocumentedResponses {
+  responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string }; example?: unknown }> }>;
+}
+
+/**
+ * Each documented error response of the v2 family gets an example of its own status and code (the
+ * one the error handler answers it with), instead of what a viewer would build from the schema
+ * alone (the first code of the enum, for every status).
+ */
+export function withErrorExamples<T extends { paths?: object }>(document: T): T {
+  for (const [path, operations] of Object.entries(document.paths ?? {}) as [string, Record<string, DocumentedResponses>][]) {
+    if (!path.startsWith('/api/v2/')) continue;
+    for (const operation of Object.values(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const code = Number(status);
+        const media = response.content?.['application/json'];
+        if (!(code >= 400) || !media) continue;
+        const webhooks = media.schema?.$ref?.endsWith('/WebhookError') === true;
+        const known = code === 400 && webhooks ? WEBHOOK_400 : EXAMPLE_ERRORS[code];
+        const error = known ?? { error: STATUS_CODES[code] ?? 'Error' };
+        media.example = {
+          success: false,
+          error: error.error,
+          code: webhooks ? webhookErrorCode(code) : ERROR_V2_CODE[errorCodeOf(code)],
+          ...(error.param !== undefined && { param: error.param }),
+        };
+      }
+    }
+  }
+  return document;
+}
+
+/**
+ * List parameters (LIST_PARAM in their schema) are documented as what they take: `style: form,
+ * explode: true` (the key repeated, as HTTP libraries send a list), and the comma form too. The
+ * marker itself is the validator's, not the document's.
+ */
+export function withListParameters<T extends { paths?: object }>(document: T): T {
+  for (const operations of Object.values(document.paths ?? {}) as Record<string, DocumentedOperation>[]) {
+    for (const operation of Object.values(operations)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'query' || !isListParam(parameter.schema)) continue;
+        delete parameter.schema![LIST_PARAM];
+        parameter.style = 'form';
+        parameter.explode = true;
+        const example = `${parameter.name}=a&${parameter.name}=b`;
+        const text = (parameter.description ?? '').trim();
+        const lead = text === '' ? '' : text.endsWith('.') ? `${text} ` : `${text}. `;
+        parameter.description = `${lead}Several values: comma-separated, or the parameter repeated (\`${example}\`).`;
+      }
+    }
+  }
+  return document;
 }
 
 const DAY_MS = 86_400_000;
@@ -85,7 +172,9 @@ export async function registerDocs(app: FastifyInstance, config: Config): Promis
     // Runs once, when the document is first asked for; the plugin caches the result. The code samples
     // come after the date examples (they leave dates out, but read the examples as the page shows them).
     transformObject: (documents) =>
-      'openapiObject' in documents ? withCodeSamples(withDateExamples(documents.openapiObject, new Date()), base) : {},
+      'openapiObject' in documents
+        ? withCodeSamples(withErrorExamples(withListParameters(withDateExamples(documents.openapiObject, new Date()))), base)
+        : {},
   });
   const docsAssets = loadDocsAssets();
   await app.register(swaggerUi, {

@@ -85,7 +85,7 @@ export const v2ErrorShape = jsonErrorShape(
 );
 
 /** The published webhooks API's error codes, by status. */
-const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
+export const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
   400: 'bad_request',
   401: 'invalid_api_key',
   402: 'insufficient_credits',
@@ -96,12 +96,17 @@ const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
   503: 'unavailable',
 };
 
-/** The v2 shape plus the published webhooks API's `code`. */
+/** The published webhooks code of a status: its own, else the generic client or server error. */
+export const webhookErrorCode = (status: number): string =>
+  WEBHOOK_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+
+/** The v2 shape plus the published webhooks API's `code` and, as in the rest of v2, the `param` at fault. */
 export const webhookErrorShape = jsonErrorShape(
-  (status, message) => ({
+  (status, message, detail) => ({
     success: false,
     error: message,
-    code: WEBHOOK_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'),
+    code: webhookErrorCode(status),
+    ...(detail?.param !== undefined && { param: detail.param }),
   }),
   {
     internalMessage: v2ErrorShape.internalMessage,

@@ -36,12 +36,14 @@ export function validationParam(errors: FastifySchemaValidationError[]): string 
 }
 
 /**
- * Checks the raw query values before the schema validator sees them (see checkQueryValues). Runs
+ * Checks the raw query values before the schema validator sees them, and gives it the query as
+ * checkQueryValues returns it (see there). Runs
  * as a preValidation hook: after the key and rate-limit checks, before the schema.
  */
 export async function checkRawQuery(request: FastifyRequest): Promise<void> {
   const query = request.query as Record<string, unknown> | undefined;
   if (!query || typeof query !== 'object') return;
   const schema = request.routeOptions.schema?.querystring as TSchema | undefined;
-  checkQueryValues(query, schema);
+  // A list parameter sent as repeated keys goes on as its comma form.
+  request.query = checkQueryValues(query, schema);
 }

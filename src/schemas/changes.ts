@@ -1,6 +1,6 @@
 // GET /api/v2/changes: the changes feed's query and its page (the v2 envelope with a cursor).
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { ListString, Nullable } from './common.js';
 import { FundingRecord, MaRecord } from './v1.js';
 import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from './v2.js';
 
@@ -16,11 +16,14 @@ export const ChangesQuery = Type.Object(
       Type.String({
         description:
           'Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). ' +
-          'The page starts right after it. Without it, the feed starts at the oldest change still retained.',
+          'The page starts right after it. Without it, the feed starts at the oldest change still retained. `now`: the ' +
+          'head, to start following the feed from this moment: an empty page (`data: []`, `hasNextPage: false`) whose ' +
+          '`nextCursor` is the newest change, free of credits like count mode. Load the records from the list endpoints ' +
+          'after taking that cursor, then follow the feed from it.',
       }),
     ),
     datasets: Type.Optional(
-      Type.String({
+      ListString({
         description: `Comma-separated data sets to include: ${CHANGE_FEED_DATASETS.join(', ')} (default: all)`,
         examples: ['funding,investors'],
       }),
@@ -82,7 +85,7 @@ export const ChangesPagination = Type.Object({
   nextCursor: Type.String({
     description:
       "Pass as `since` for the next page: the last item's cursor, or how far the log was read when items were skipped " +
-      '(other data sets) or none were found. Unchanged from `since` in count mode.',
+      '(other data sets) or none were found. Unchanged from `since` in count mode; the head with `since=now`.',
   }),
   hasNextPage: Type.Boolean({
     description:
@@ -99,7 +102,7 @@ export const ChangesResponse = Type.Object(
     pagination: ChangesPagination,
     meta: Type.Object({
       endpoint: Type.Literal('changes'),
-      creditsUsed: Type.Integer({ minimum: 0, description: '1 per page of changes; 0 in count mode' }),
+      creditsUsed: Type.Integer({ minimum: 0, description: '1 per page of changes; 0 in count mode and with `since=now`' }),
       creditsRemaining: Type.Integer({ minimum: 0, description: "The account's balance after this call" }),
     }),
   },

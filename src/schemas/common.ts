@@ -1,4 +1,4 @@
-import { Kind, Type, TypeRegistry, type TSchema } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry, type StringOptions, type TSchema } from '@sinclair/typebox';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -33,3 +33,19 @@ TypeRegistry.Set<{ enum: unknown[] }>('StringEnum', (schema, value) => typeof va
 /** A string enum as plain JSON Schema `enum`, so errors and docs list the allowed values. */
 export const StringEnum = <T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], description });
+
+/**
+ * Marks a query parameter that takes a list. HTTP libraries send a list as the key repeated
+ * (`round=seed&round=series%20a`: Python requests, axios, URLSearchParams); such a parameter takes
+ * that as its comma form (`round=seed,series a`), where a scalar sent twice is a 400
+ * (src/services/validation.ts). The OpenAPI document says `style: form, explode: true` for it
+ * (src/http/docs.ts).
+ */
+export const LIST_PARAM = 'x-list';
+
+/** A query parameter holding a list: comma-separated, or the key repeated. */
+export const ListString = (options: StringOptions) => Type.String({ ...options, [LIST_PARAM]: true });
+
+/** Whether a parameter's schema is a list (see LIST_PARAM). */
+export const isListParam = (schema: unknown): boolean =>
+  typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)[LIST_PARAM] === true;

@@ -67,8 +67,9 @@ export const LookupResult = (record: TSchema) =>
     ),
     status: StringEnum(
       LOOKUP_STATUSES,
-      'matched: records found; no_match: none; invalid: the list filter refuses the input, or nothing is left of it ' +
-        'once normalised (see reason)',
+      'matched: records found; no_match: none (a well-formed address no record has); invalid: the list filter refuses ' +
+        'the input, nothing is left of it once normalised, or it is no website (a domain name) or no LinkedIn company ' +
+        'page (linkedin.com/company/NAME) (see reason)',
     ),
     reason: Type.Optional(Type.String({ description: 'Why the input is invalid (only then)' })),
     total: Type.Integer({

@@ -2,7 +2,7 @@
 // take: sort_by/sort_order, date_preset, exclude_countries and the country categories, with the
 // published names and values exactly (../shared/reference/signals-openapi-2026-07/).
 import { Type } from '@sinclair/typebox';
-import { MAX_SAFE, StringEnum } from './common.js';
+import { ListString, MAX_SAFE, StringEnum } from './common.js';
 
 /** Relative date ranges (UTC), as published; src/services/date-presets.ts says what each covers. */
 export const DATE_PRESETS = [
@@ -84,9 +84,10 @@ export const amountBound = (bound: 'min' | 'max', example: number) =>
 
 /** `exclude_countries`: the denylist next to `countries`. */
 export const excludeCountries = Type.Optional(
-  Type.String({
+  ListString({
     description:
-      'Comma-separated countries to leave out: ISO 3166 alpha-2 codes, English country names or country categories. ' +
+      'Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or ' +
+      'country categories. ' +
       `Records with an unknown country are kept. Combined with countries, both apply. ${CATEGORY_NOTE}`,
     examples: ['CN'],
   }),

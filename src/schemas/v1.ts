@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateString, MAX_PAGE, MAX_SAFE, Nullable, StringEnum } from './common.js';
+import { DateString, ListString, MAX_PAGE, MAX_SAFE, Nullable, StringEnum } from './common.js';
 
 // ---------- shared sub-objects ----------
 
@@ -128,12 +128,13 @@ export const V1_SHARED_SCHEMAS = [...V1_RECORD_REFERENCES, FundingRecord, MaReco
 // endpoint's together match records of the demo data set. Exact-match lookups (website, LinkedIn)
 // have none, since together with the others they would match nothing.
 const listParam = (description: string, example: string) =>
-  Type.String({ description: `${description}; comma-separated, case-insensitive`, examples: [example] });
+  ListString({ description: `${description}; comma-separated, case-insensitive`, examples: [example] });
 
 const commonFilters = {
   country: Type.Optional(
     Type.String({
-      description: 'Company HQ country: ISO 3166 alpha-2 code or English name ("US" or "United States")',
+      description:
+        'Company HQ country: ISO 3166 alpha-2 or alpha-3 code or English name, any case ("US", "USA" or "United States")',
       examples: ['US'],
     }),
   ),

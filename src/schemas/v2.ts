@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateString, MAX_PAGE, Nullable } from './common.js';
+import { DateString, ListString, MAX_PAGE, Nullable } from './common.js';
 import {
   ACQUISITION_SORT_FIELDS,
   amountBound,
@@ -305,8 +305,10 @@ const search = (what: string) =>
     }),
   );
 const countries = Type.Optional(
-  Type.String({
-    description: `Comma-separated ISO 3166 alpha-2 country codes (case-insensitive) or country categories. ${CATEGORY_NOTE}`,
+  ListString({
+    description:
+      'Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, ' +
+      `\`United States\`), or country categories. ${CATEGORY_NOTE}`,
     examples: ['US,GB,CA'],
   }),
 );
@@ -316,7 +318,7 @@ export const InvestorsQuery = Type.Object(
     ...paging,
     countries,
     categories: Type.Optional(
-      Type.String({ description: `Comma-separated investor types: ${INVESTOR_TYPES.join(', ')}`, examples: ['vc,angel'] }),
+      ListString({ description: `Comma-separated investor types: ${INVESTOR_TYPES.join(', ')}`, examples: ['vc,angel'] }),
     ),
     search: search('the investor name or type'),
     dateFrom: Type.Optional(DateString('Earliest date of the record (lastUpdated, UTC), inclusive')),
@@ -345,15 +347,15 @@ export const JobChangesQuery = Type.Object(
       Type.String({ maxLength: 2048, description: 'Exact company page URL (normalised the same way)' }),
     ),
     positions: Type.Optional(
-      Type.String({
+      ListString({
         description: 'Comma-separated positions (OR); see the allowed values',
         examples: ['cto,head of engineering'],
       }),
     ),
     departments: Type.Optional(
-      Type.String({ description: 'Comma-separated departments (OR)', examples: ['engineering,product'] }),
+      ListString({ description: 'Comma-separated departments (OR)', examples: ['engineering,product'] }),
     ),
-    seniorities: Type.Optional(Type.String({ description: 'Comma-separated seniorities (OR)', examples: ['c_level,vp,head'] })),
+    seniorities: Type.Optional(ListString({ description: 'Comma-separated seniorities (OR)', examples: ['c_level,vp,head'] })),
     dateFrom: Type.Optional(DateString('Earliest date of the change (occurredAt, UTC), inclusive')),
     dateTo: Type.Optional(DateString('Latest date of the change (occurredAt, UTC), inclusive')),
     date_preset: datePreset('the change (occurredAt)'),
@@ -373,7 +375,7 @@ export type JobChangesQuery = Static<typeof JobChangesQuery>;
 export const MAX_COMPANY_IDENTIFIERS = 50;
 const companyIdentifiers = {
   company_domain: Type.Optional(
-    Type.String({
+    ListString({
       minLength: 1,
       maxLength: 4096,
       description:
@@ -384,7 +386,7 @@ const companyIdentifiers = {
     }),
   ),
   company_linkedin_url: Type.Optional(
-    Type.String({
+    ListString({
       minLength: 1,
       maxLength: 4096,
       description:
@@ -402,7 +404,7 @@ export const AcquisitionsQuery = Type.Object(
     dateTo: Type.Optional(DateString('Latest signal date (lastUpdated, UTC), inclusive')),
     countries,
     categories: Type.Optional(
-      Type.String({ description: 'Comma-separated company categories, case-insensitive', examples: ['Technology,Healthcare'] }),
+      ListString({ description: 'Comma-separated company categories, case-insensitive', examples: ['Technology,Healthcare'] }),
     ),
     search: search('company name and industry'),
     ...companyIdentifiers,
@@ -427,13 +429,13 @@ export const FundingSignalsQuery = Type.Object(
     dateTo: Type.Optional(DateString('Latest date of the round (announcedDate, UTC), inclusive')),
     countries,
     categories: Type.Optional(
-      Type.String({
+      ListString({
         description: "Comma-separated company categories, case-insensitive (the round's main category or any of its company's)",
         examples: ['fintech,saas'],
       }),
     ),
     round: Type.Optional(
-      Type.String({
+      ListString({
         description:
           `Comma-separated round types, case-insensitive: ${PUBLISHED_ROUND_TYPES.join(', ')}. Any other value is a 400 ` +
           'naming it. Our round labels map to these as the README\'s table says ("Other": any other label, or none).',

@@ -80,7 +80,7 @@ export type AcceptedFilterKey = (typeof ACCEPTED_FILTER_KEYS)[number];
 
 const FILTERS_DESCRIPTION =
   'String filters. Published keys, each applied to the event types whose records have the field, with the list ' +
-  "endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo " +
+  "endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo " +
   "(YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding " +
   'events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, ' +
   'healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. ' +
@@ -191,6 +191,14 @@ export const WebhookError = Type.Object(
         'unavailable',
       ],
     }),
+    param: Type.Optional(
+      Type.String({
+        description:
+          'Ours: the body field (by its path, e.g. `filters.countries`), query parameter or path parameter at fault, on ' +
+          'a 400 that one of them causes; absent otherwise',
+        examples: ['url'],
+      }),
+    ),
   },
   { $id: 'WebhookError', title: 'WebhookError' },
 );

@@ -3,7 +3,13 @@
 // list endpoint serves now. A client that keeps the last cursor and resumes from it never misses
 // or repeats a change, whichever instance answers and however often servers restart: a cursor is
 // only a position in the shared log (src/db/queries/change-log.ts).
-import { comparePositions, type Change, type ChangeDataset, type ChangePosition } from '../db/queries/change-log.js';
+import {
+  changeLogHead,
+  comparePositions,
+  type Change,
+  type ChangeDataset,
+  type ChangePosition,
+} from '../db/queries/change-log.js';
 import { countChanges, documentsById, scanChanges } from '../db/queries/changes-feed.js';
 import type { Queryable } from '../db/port.js';
 import { allowedValues } from '../datasets/filters.js';
@@ -20,6 +26,12 @@ export interface ChangesFeedQuery {
 }
 
 export const DEFAULT_CHANGES_LIMIT = 100;
+
+/**
+ * `since=now`: the feed's head. A client that starts following the feed takes its cursor here
+ * (after loading the records from the list endpoints) instead of paging through every retained change.
+ */
+export const SINCE_NOW = 'now';
 
 /**
  * With a data set filter, entries are read this many at a time (at least a page and one more)
@@ -97,9 +109,21 @@ const later = (a: ChangePosition, b: ChangePosition) => (comparePositions(a, b) 
 
 /** One page of the feed, or (count mode) the number of changes after since. 400 and 410 as ApiError. */
 export async function readChangesPage(db: Queryable, query: ChangesFeedQuery, options: ChangesFeedOptions): Promise<ChangesPage> {
+  const limit = query.limit ?? DEFAULT_CHANGES_LIMIT;
+  if (query.since === SINCE_NOW) {
+    // The data sets do not change the head, but a wrong value is a 400 here as on any page.
+    selectedDatasets(query.datasets);
+    // Nothing after the head yet: an empty page that reads no record, free as count mode is.
+    const pagination = {
+      limit,
+      nextCursor: encodeCursor(await changeLogHead(db)),
+      hasNextPage: false,
+      ...(query.count === true && { totalCount: 0 }),
+    };
+    return { dataJson: '[]', pagination, count: true };
+  }
   const since = sincePosition(query.since);
   const datasets = selectedDatasets(query.datasets);
-  const limit = query.limit ?? DEFAULT_CHANGES_LIMIT;
 
   if (query.count === true) {
     const counted = await countChanges(db, since, datasets);

@@ -4,11 +4,11 @@
 // The published enums page lists the five categories but not their members: the lists below are
 // ours (the README shows them). They do not overlap. `NA` is also Namibia's ISO code: it means the
 // North America category in both parameters, as the published page lists it among the categories
-// usable there; Namibia is `Namibia`, by name, in `exclude_countries` (which takes names, as
-// published), and cannot be asked for in `countries` (ISO codes and categories only, as published).
+// usable there; Namibia is `Namibia` or `NAM` (by name or alpha-3 code) in both, as every country
+// parameter takes the one country rule (src/services/countries.ts).
 import type { CountryCategory } from '../schemas/published-params.js';
 import { COUNTRY_CATEGORIES } from '../schemas/published-params.js';
-import { countryCode, isIsoCountryCode } from './countries.js';
+import { countryCode } from './countries.js';
 
 export const COUNTRY_CATEGORY_MEMBERS: Readonly<Record<CountryCategory, readonly string[]>> = {
   /** Central and Eastern Europe: the former Eastern Bloc and Yugoslavia west of the Caucasus, the Baltics included. */
@@ -66,14 +66,14 @@ export function countryCategory(value: string): CountryCategory | undefined {
 }
 
 /**
- * The ISO codes (upper case) a value of `countries` or `exclude_countries` stands for: a category's
- * members, else the code (and, with `names`, the English name or alias: "China", "usa"); undefined
- * when it is none of these. A category comes first, so "NA" (any case) is North America.
+ * The ISO alpha-2 codes (upper case) a value of `countries` or `exclude_countries` stands for: a
+ * category's members, else the country by the one country rule (alpha-2, alpha-3, English name or
+ * alias: "DE", "deu", "Germany"); undefined when it is none of these. A category comes first, so
+ * "NA" (any case) is North America.
  */
-export function countryCodesOf(value: string, names: boolean): readonly string[] | undefined {
+export function countryCodesOf(value: string): readonly string[] | undefined {
   const category = countryCategory(value);
   if (category !== undefined) return COUNTRY_CATEGORY_MEMBERS[category];
-  if (isIsoCountryCode(value)) return [value.trim().toUpperCase()];
-  const code = names ? countryCode(value) : undefined;
+  const code = countryCode(value);
   return code === undefined ? undefined : [code];
 }

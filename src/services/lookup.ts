@@ -91,6 +91,26 @@ export function lookupBodyProblem(body: unknown): string | undefined {
 
 type Filter = (typeof LOOKUP_FIELDS)[keyof typeof LOOKUP_FIELDS];
 
+/** A host name: dot-separated labels of letters, digits and inner hyphens, ending in a top-level domain of letters (or xn--). */
+const HOST = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})\.?(?::\d{1,5})?$/u;
+/** A LinkedIn company page, normalised: linkedin.com (or a country subdomain) /company/NAME, anything after it. */
+const LINKEDIN_COMPANY = /^(?:[a-z]{2,3}\.)?linkedin\.com\/company\/[^/\s]+(?:\/.*)?$/;
+
+/**
+ * What makes a normalised input no address of its kind, per filter: undefined when it is one. A
+ * website is a host name (a path after it is allowed); a LinkedIn input is a company page.
+ */
+const LOOKUP_INPUT_SHAPES: Readonly<Record<Filter, (normalized: string) => string | undefined>> = {
+  website: (normalized) =>
+    HOST.test(normalized.split('/')[0]!)
+      ? undefined
+      : 'website is not a website address: send a domain such as example.com (a scheme, "www." and a path are optional)',
+  linkedin_url: (normalized) =>
+    LINKEDIN_COMPANY.test(normalized)
+      ? undefined
+      : 'linkedin_url is not a LinkedIn company page: send linkedin.com/company/NAME (a scheme and "www." are optional)',
+};
+
 /** An input as the list filter takes it: its key and conditions, or why the filter refuses it. */
 type Resolved<Row> = { normalized: string; conditions: Condition<Row>[] } | { reason: string };
 
@@ -158,6 +178,10 @@ export function companyLookup<Q extends TObject, F, R extends TSchema, Row exten
     if (normalized === null) {
       return { reason: `${filter} is empty once its scheme, "www.", query and trailing slash are removed` };
     }
+    // Text that is no address of its kind ("not a url at all") can match no company: the list filter
+    // answers it with nothing, but a lookup says it is not one, so a typo is told from a miss.
+    const shapeProblem = LOOKUP_INPUT_SHAPES[filter](normalized);
+    if (shapeProblem !== undefined) return { reason: shapeProblem };
     return { normalized, conditions };
   };
 

@@ -5,7 +5,7 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
-import { DATE_RANGE } from '../schemas/common.js';
+import { DATE_RANGE, isListParam } from '../schemas/common.js';
 import { isOutOfDateRange, registerFormats } from './formats.js';
 import { invalidParameter } from './errors.js';
 
@@ -283,13 +283,32 @@ interface NumericRule {
   maximum?: number;
 }
 
+/** The list parameters of a query schema (see LIST_PARAM), by name. */
+function listParams(properties: Record<string, unknown> | undefined): string[] {
+  return Object.entries(properties ?? {})
+    .filter(([, rule]) => isListParam(rule))
+    .map(([name]) => name);
+}
+
+/** Why a scalar parameter may be sent once only; where the endpoint takes lists, how to send several values. */
+function repeatedMessage(name: string, lists: readonly string[]): string {
+  const hint =
+    lists.length === 0
+      ? ''
+      : ` (it takes one value; ${lists.length === 1 ? 'the list parameter' : 'list parameters such as'} ${lists[0]} take several, ` +
+        `comma-separated as ${lists[0]}=a,b or repeated as ${lists[0]}=a&${lists[0]}=b)`;
+  return `${name} is repeated; send it once${hint}`;
+}
+
 /** How an integer parameter must be written: decimal digits, nothing else. */
 const PLAIN_DIGITS = /^[0-9]+$/;
 
 /**
  * Checks the raw query values before the schema validator sees them, for what it would let
- * through, misread or misdescribe:
- * - a repeated parameter arrives as an array, which the validator reports as a wrong type;
+ * through, misread or misdescribe, and returns the query as the validator is to see it:
+ * - a repeated parameter arrives as an array: a list parameter's values become its comma form
+ *   (`round=seed&round=series a` is `round=seed,series a`), a scalar's are a 400 (the validator
+ *   would report them as a wrong type);
  * - U+0000: PostgreSQL text cannot hold it, so a NUL would fail inside the database;
  * - integers: the validator coerces with Number(), which also reads "0x10", "0b1", "0o7", "+1",
  *   " 1", "1e3" and "1.0" as whole numbers; a client sending those has made a mistake that
@@ -298,16 +317,23 @@ const PLAIN_DIGITS = /^[0-9]+$/;
  *   integer and maximum checks accept, and which no bigint parameter can hold.
  * Each is the client's mistake (400, naming the parameter).
  */
-export function checkQueryValues(query: Record<string, unknown>, schema: TSchema | undefined): void {
+export function checkQueryValues(query: Record<string, unknown>, schema: TSchema | undefined): Record<string, unknown> {
   const properties = (schema as { properties?: Record<string, NumericRule> } | undefined)?.properties;
+  // Built as own properties, never assigned (see coerceQuery: a "__proto__" parameter stays a parameter).
+  const checked: [string, unknown][] = [];
   for (const [name, value] of Object.entries(query)) {
     const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
     if (name.includes('\u0000') || values.some((v) => v.includes('\u0000'))) {
       throw invalidParameter(`${name.replaceAll('\u0000', '%00')} must not contain a NUL character (%00)`, name);
     }
     const rule = properties?.[name];
+    if (Array.isArray(value) && isListParam(rule) && values.length === value.length) {
+      checked.push([name, values.join(',')]);
+      continue;
+    }
+    checked.push([name, value]);
     // (An unknown parameter, repeated or not, is left to the schema, which lists the known ones.)
-    if (Array.isArray(value) && rule !== undefined) throw invalidParameter(`${name} is repeated; send it once`, name);
+    if (Array.isArray(value) && rule !== undefined) throw invalidParameter(repeatedMessage(name, listParams(properties)), name);
     if (rule?.type !== 'integer' && rule?.type !== 'number') continue;
     for (const raw of values) {
       const n = Number(raw);
@@ -332,4 +358,5 @@ export function checkQueryValues(query: Record<string, unknown>, schema: TSchema
       }
     }
   }
+  return Object.fromEntries(checked);
 }

@@ -81,9 +81,8 @@ function datasetFilters<Q extends TObject, F, R extends TSchema, Row extends Sto
     path: `/api/${dataset.api.family}${dataset.api.path}`,
     matcher: new RecordMatcher(indexed.columns),
     toFilter(query) {
-      checkQueryValues(query, dataset.query);
-      const result = validate(query);
-      if (!('value' in result)) throw invalidParameter(result.message);
+      const result = validate(checkQueryValues(query, dataset.query));
+      if (!('value' in result)) throw invalidParameter(result.message, result.param);
       // The validator has just checked the value against the query's schema.
       return indexed.indexFilter(dataset.conditions(dataset.filter(result.value as ValidQuery<Q>)));
     },
@@ -114,8 +113,8 @@ export function datasetOfEventType(eventType: string): string | undefined {
   return Object.keys(EVENT_PREFIX).find((name) => EVENT_PREFIX[name] === prefix);
 }
 
-const wrap = (key: string, error: unknown): never => {
-  if (error instanceof ApiError) throw invalidParameter(`filters.${key}: ${error.message}`);
+const wrap = (key: string, error: unknown, param = `filters.${key}`): never => {
+  if (error instanceof ApiError) throw invalidParameter(`filters.${key}: ${error.message}`, param);
   throw error;
 };
 
@@ -129,13 +128,17 @@ export function compileWebhookFilters(filters: Readonly<Record<string, string>>,
   if (filters.query !== undefined) {
     const others = FILTER_KEYS.filter((key) => key !== 'query' && filters[key] !== undefined);
     if (others.length > 0) {
-      throw invalidParameter(`filters.query cannot be combined with filters.${others[0]}: put every condition in the query`);
+      throw invalidParameter(
+        `filters.query cannot be combined with filters.${others[0]}: put every condition in the query`,
+        'filters.query',
+      );
     }
     const { dataset, query } = parseEndpointQuery(filters.query);
     if (!subscribed.has(dataset.name)) {
       const prefix = EVENT_PREFIX[dataset.name];
       throw invalidParameter(
         `filters.query lists ${dataset.path}, but event_types has neither ${prefix}.created nor ${prefix}.updated`,
+        'filters.query',
       );
     }
     try {
@@ -154,7 +157,7 @@ export function compileWebhookFilters(filters: Readonly<Record<string, string>>,
       const value = filters[key];
       if (value === undefined) continue;
       const values = param === 'country' ? splitList(value) : [value];
-      if (values.length === 0) throw invalidParameter(`filters.${key} must not be empty`);
+      if (values.length === 0) throw invalidParameter(`filters.${key} must not be empty`, `filters.${key}`);
       // Each key alone first, so a refusal names the key at fault, in the webhook's words.
       for (const single of values) checkPublishedKey(dataset, key, param, single);
       queries = queries.flatMap((query) => values.map((v) => ({ ...query, [param]: v })));
@@ -165,12 +168,9 @@ export function compileWebhookFilters(filters: Readonly<Record<string, string>>,
         compiled.push(dataset.matcher.compile(dataset.toFilter(query)));
       } catch (error) {
         // Keys fine alone and refused together (dateFrom after dateTo).
-        wrap(
-          Object.keys(keys)
-            .filter((k) => filters[k] !== undefined)
-            .join(', '),
-          error,
-        );
+        const together = Object.keys(keys).filter((k) => filters[k] !== undefined);
+        // (The param names the first key the message names, as for conflicting query parameters.)
+        wrap(together.join(', '), error, `filters.${together[0]}`);
       }
     }
     datasets.set(name, compiled);
@@ -185,7 +185,7 @@ function checkPublishedKey(dataset: DatasetFilters, key: string, param: string, 
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const message = error.message.startsWith(param) ? `${key}${error.message.slice(param.length)}` : `${key}: ${error.message}`;
-    throw invalidParameter(`filters.${message}`);
+    throw invalidParameter(`filters.${message}`, `filters.${key}`);
   }
 }
 
@@ -203,16 +203,19 @@ function parseEndpointQuery(text: string): { dataset: DatasetFilters; query: Rec
   const dataset = [...byName.values()].find((candidate) => candidate.path === path);
   if (!dataset) {
     const paths = [...byName.values()].map((candidate) => candidate.path).join(', ');
-    throw invalidParameter(`filters.query must be a list endpoint and its query string, one of ${paths}`);
+    throw invalidParameter(`filters.query must be a list endpoint and its query string, one of ${paths}`, 'filters.query');
   }
   const query: Record<string, unknown> = mark === -1 ? {} : { ...parseQueryString(text.slice(mark + 1)) };
   for (const name of Object.keys(query)) {
-    if (PAGING_PARAMS.has(name)) throw invalidParameter(`filters.query: ${name} pages a list; a webhook has no pages`);
-    if (ORDER_PARAMS.has(name)) throw invalidParameter(`filters.query: ${name} orders a list; a webhook has no order`);
+    if (PAGING_PARAMS.has(name))
+      throw invalidParameter(`filters.query: ${name} pages a list; a webhook has no pages`, 'filters.query');
+    if (ORDER_PARAMS.has(name))
+      throw invalidParameter(`filters.query: ${name} orders a list; a webhook has no order`, 'filters.query');
     // A webhook's filter is fixed when it is saved; a preset would mean "the last 7 days of that day".
     if (name === 'date_preset') {
       throw invalidParameter(
         'filters.query: date_preset moves with the clock; a webhook needs fixed dates: use dateFrom and dateTo',
+        'filters.query',
       );
     }
   }

@@ -178,9 +178,12 @@ function readInput(body: unknown): WebhookInput {
   if (types !== undefined) {
     const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
     if (unknown !== undefined) {
-      throw invalidParameter(`event_types: unknown event type ${JSON.stringify(unknown)}; one of ${EVENT_TYPES.join(', ')}`);
+      throw invalidParameter(
+        `event_types: unknown event type ${JSON.stringify(unknown)}; one of ${EVENT_TYPES.join(', ')}`,
+        'event_types',
+      );
     }
-    if (types.length === 0) throw invalidParameter('event_types must name at least one event type');
+    if (types.length === 0) throw invalidParameter('event_types must name at least one event type', 'event_types');
     input.eventTypes = [...new Set(types)];
   }
   const filters = pick('filters') as Record<string, string> | null | undefined;
@@ -259,8 +262,8 @@ export class WebhookService {
 
   async create(actor: WebhookActor, body: unknown): Promise<WebhookView> {
     const input = readInput(body);
-    if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required');
-    if (input.eventTypes === undefined) throw invalidParameter('event_types is required');
+    if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required', 'endpoint_url');
+    if (input.eventTypes === undefined) throw invalidParameter('event_types is required', 'event_types');
     const filters = input.filters ?? {};
     // The checks that need no network first: a refused filter is answered without a DNS lookup.
     compileWebhookFilters(filters, input.eventTypes);
@@ -488,7 +491,8 @@ export class WebhookService {
   private async checkUrl(url: string): Promise<void> {
     const check = await checkTarget(url, this.options.policy);
     // A name that does not resolve yet is accepted (deliveries retry); an internal target never is.
-    if (!check.ok && !check.reason.startsWith('could not resolve')) throw invalidParameter(`endpoint_url: ${check.reason}`);
+    if (!check.ok && !check.reason.startsWith('could not resolve'))
+      throw invalidParameter(`endpoint_url: ${check.reason}`, 'endpoint_url');
   }
 }
 
@@ -507,5 +511,5 @@ function parseDeliveryCursor(text: string): { createdAt: string; id: string } {
   } catch {
     // falls through to the error
   }
-  throw invalidParameter('cursor is not a cursor this API returned (pass pagination.next_cursor as it is)');
+  throw invalidParameter('cursor is not a cursor this API returned (pass pagination.next_cursor as it is)', 'cursor');
 }

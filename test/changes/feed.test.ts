@@ -383,6 +383,39 @@ describeEach('changes feed', (backend) => {
     assert.equal((await page({ count: true })).pagination.totalCount, (await follow(undefined, { limit: 1000 })).items.length);
   });
 
+  it('since=now: an empty page at the head, free; following from it gets only the changes made after', async () => {
+    await importRecords('investors', [investorRecord()]);
+    const top = await head();
+    const before = await balance();
+    const now = await page({ since: 'now' });
+    assert.deepEqual(now.data, []);
+    assert.deepEqual(now.pagination, { limit: 100, nextCursor: top, hasNextPage: false });
+    assert.deepEqual(now.meta, { endpoint: 'changes', creditsUsed: 0, creditsRemaining: before });
+    assert.equal((await get({ since: 'now' })).headers['x-credits-remaining'], String(before));
+    // The data set filter is still checked; count mode says nothing follows.
+    await expectError({ since: 'now', datasets: 'patents' }, 400, /datasets/);
+    const counted = await page({ since: 'now', count: true, datasets: 'funding', limit: 5 });
+    assert.deepEqual(counted.pagination, { limit: 5, nextCursor: now.pagination.nextCursor, hasNextPage: false, totalCount: 0 });
+    assert.equal(await balance(), before, 'taking the head is free');
+
+    const later = investorRecord();
+    await importRecords('investors', [later]);
+    const followed = await follow(now.pagination.nextCursor);
+    assert.deepEqual(
+      followed.items.map((item) => [item.op, item.id]),
+      [['created', later.id]],
+    );
+    // The poor account can take the head too: it costs nothing.
+    const poor = await makeKey(db, 'free');
+    await db.query(
+      `UPDATE accounts SET credits_remaining = 0, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
+      [poor.accountId],
+    );
+    const free = await app.inject({ url: '/api/v2/changes?since=now', headers: { authorization: `Bearer ${poor.key}` } });
+    assert.equal(free.statusCode, 200, free.body);
+    assert.equal(free.json().pagination.nextCursor, followed.cursor);
+  });
+
   it('1 credit per page, whatever it holds; count mode, HEAD and errors are free; 402 without credits', async () => {
     const start = await head();
     await importRecords('investors', [investorRecord(), investorRecord(), investorRecord()]);

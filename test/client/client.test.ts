@@ -128,6 +128,18 @@ describeEach('typed client', (backend) => {
     assert.deepEqual(await collect(ds.v2.changes.all({ since, datasets: 'investors' })), []);
   });
 
+  it("since: 'now' takes the head's cursor for free, even with no credits to spend; following it gets what comes after", async () => {
+    const head = (await collect(ds.v2.changes.pages({ limit: 1000 }))).at(-1)!.pagination.nextCursor;
+    const pages = await collect(ds.v2.changes.pages({ since: 'now' }, { maxCredits: 0 }));
+    assert.equal(pages.length, 1, 'one page, free, within a budget of no credits');
+    assert.deepEqual(pages[0]!.data, []);
+    assert.deepEqual(pages[0]!.pagination, { limit: 100, nextCursor: head, hasNextPage: false });
+    assert.equal(pages[0]!.meta.creditsUsed, 0);
+    assert.deepEqual(await collect(ds.v2.changes.all({ since: 'now' }, { maxCredits: 0 })), []);
+    const { pagination } = await ds.v2.changes.list({ since: 'now' });
+    assert.deepEqual(await collect(ds.v2.changes.all({ since: pagination.nextCursor })), []);
+  });
+
   it('surfaces a 402 as a DealSignalError with the v2 body and the request id, without retrying', async () => {
     const { key, accountId: broke } = await makeKey(ctx.db, 'pro');
     await setCredits(ctx, broke, 0);

@@ -78,6 +78,7 @@ interface ChangesResult {
   returned: number;
   total?: number;
   changes: { cursor: string; dataset: string; op: string; id: string | null; record: Record<string, unknown> | null }[];
+  creditsRemaining?: number;
 }
 
 const pick = (record: Record<string, unknown>, fields: readonly string[]) =>
@@ -310,6 +311,17 @@ describeEach('dealsignal mcp', (backend) => {
     const expectedCount = await api('/api/v2/changes', { datasets: 'm-a', since: first.nextCursor, count: true });
     assert.equal(counted.total, expectedCount.body.pagination.totalCount);
     assert.ok(counted.total! > 10);
+  });
+
+  it("list_changes with since 'now' returns the head's cursor for free, and the tool says how to start there", async () => {
+    assert.match(tools.get('list_changes')!.description!, /`since: "now"`/);
+    const now = await result<ChangesResult>('list_changes', { since: 'now' });
+    const head = await api('/api/v2/changes', { since: 'now' });
+    assert.deepEqual(
+      { nextCursor: now.nextCursor, hasNextPage: now.hasNextPage, returned: now.returned, changes: now.changes },
+      { nextCursor: head.body.pagination.nextCursor, hasNextPage: false, returned: 0, changes: [] },
+    );
+    assert.equal(now.creditsRemaining, head.body.meta.creditsRemaining, 'free');
   });
 
   it("a bad parameter comes back as a tool error with the API's message", async () => {

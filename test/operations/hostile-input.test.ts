@@ -79,6 +79,9 @@ const ENDPOINTS = [
   },
 ] as const;
 
+/** The parameters above that take a list, so a repeated key is their comma form (test/v2/list-parameters.test.ts). */
+const LIST_PARAMS = new Set(['round', 'category', 'countries', 'categories', 'positions', 'departments', 'seniorities']);
+
 /** Integers written any way but plain decimal digits: JavaScript's Number() reads each as a number. */
 const NOT_PLAIN_DIGITS = ['0x10', '0b1', '0o7', '+1', ' 1', '1 ', '1e3', '1.0', '1_000', '١'];
 
@@ -258,16 +261,17 @@ describeEach('hostile input', (backend) => {
     }
   });
 
-  it('a repeated parameter is a 400 saying it is repeated, for every parameter of every endpoint', async () => {
+  it('a repeated scalar parameter is a 400 saying it is repeated, for every scalar of every endpoint (lists take it)', async () => {
     for (const endpoint of ENDPOINTS) {
       for (const param of endpoint.params) {
+        if (LIST_PARAMS.has(param)) continue;
         for (const query of [`${param}=1&${param}=2`, `${param}=1&${param}=1`, `${param}=&${param}=&${param}=`]) {
           const url = `${endpoint.path}?${query}`;
           const res = await ctx.app.inject({ method: 'GET', url, headers: headersFor(endpoint.family) });
           assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
           const body = res.json();
           assert.ok(endpoint.family === 'v1' ? v1Error(body) : v2Error(body), res.body);
-          assert.equal(errorText(body), `${param} is repeated; send it once`, url);
+          assert.ok(errorText(body).startsWith(`${param} is repeated; send it once (it takes one value; `), url);
           if (endpoint.family === 'v2') assert.equal(body.param, param, url);
         }
       }

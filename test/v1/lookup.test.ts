@@ -90,6 +90,53 @@ describeEach('POST /api/v1/{funding,m-a}/lookup', (backend) => {
   });
   after(() => ctx.close());
 
+  it('tells an input that is no website or LinkedIn company page (invalid, with its reason) from a company not found', async () => {
+    const websites = [
+      'not a url at all',
+      'https://acme',
+      'acme..io',
+      '-acme.io',
+      'http://localhost:3000/',
+      'nothing.example/about',
+    ];
+    const linkedin_urls = [
+      'not a url at all',
+      'linkedin.com/in/jane-doe',
+      'https://acme.io/company/acme',
+      'linkedin.com/company/',
+      'https://de.linkedin.com/company/nobody/about/',
+    ];
+    for (const path of ['/api/v1/funding', '/api/v1/m-a']) {
+      const res = await lookup(path, { websites, linkedin_urls });
+      assert.equal(res.statusCode, 200, res.body);
+      const data: Result[] = res.json().response.data;
+      assert.deepEqual(
+        data.map(({ input, status, normalized }) => [input, status, normalized]),
+        [
+          ['not a url at all', 'invalid', null],
+          ['https://acme', 'invalid', null],
+          ['acme..io', 'invalid', null],
+          ['-acme.io', 'invalid', null],
+          ['http://localhost:3000/', 'invalid', null],
+          ['nothing.example/about', 'no_match', 'nothing.example/about'],
+          ['not a url at all', 'invalid', null],
+          ['linkedin.com/in/jane-doe', 'invalid', null],
+          ['https://acme.io/company/acme', 'invalid', null],
+          ['linkedin.com/company/', 'invalid', null],
+          ['https://de.linkedin.com/company/nobody/about/', 'no_match', 'de.linkedin.com/company/nobody/about'],
+        ],
+      );
+      assert.equal(
+        data[0]!.reason,
+        'website is not a website address: send a domain such as example.com (a scheme, "www." and a path are optional)',
+      );
+      assert.equal(
+        data[7]!.reason,
+        'linkedin_url is not a LinkedIn company page: send linkedin.com/company/NAME (a scheme and "www." are optional)',
+      );
+    }
+  });
+
   it('answers every input in input order, websites then LinkedIn pages: matched, no_match or invalid', async () => {
     const res = await lookup('/api/v1/funding', {
       linkedin_urls: ['linkedin.com/company/ACME', 'https://www.linkedin.com/company/nobody'],

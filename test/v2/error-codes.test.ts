@@ -155,8 +155,18 @@ describeEach('v2 error codes', (backend) => {
   });
 
   it('400 invalid_parameter names a repeated parameter, a NUL and an integer not in plain digits', async () => {
-    await invalid(`${INVESTORS}?countries=US&countries=GB`, 'countries is repeated; send it once', 'countries');
-    await invalid('/api/v2/changes?limit=5&limit=5', 'limit is repeated; send it once', 'limit');
+    await invalid(
+      `${INVESTORS}?page=1&page=2`,
+      'page is repeated; send it once (it takes one value; list parameters such as countries take several, ' +
+        'comma-separated as countries=a,b or repeated as countries=a&countries=b)',
+      'page',
+    );
+    await invalid(
+      '/api/v2/changes?limit=5&limit=5',
+      'limit is repeated; send it once (it takes one value; the list parameter datasets take several, ' +
+        'comma-separated as datasets=a,b or repeated as datasets=a&datasets=b)',
+      'limit',
+    );
     await invalid(`${INVESTORS}?search=a%00b`, 'search must not contain a NUL character (%00)', 'search');
     await invalid(`${INVESTORS}?page=0x10`, 'page must be a whole number (digits 0-9 only)', 'page');
     await invalid(`${INVESTORS}?page=-3`, 'page must be >= 1', 'page');
@@ -166,7 +176,8 @@ describeEach('v2 error codes', (backend) => {
   it("400 invalid_parameter names the parameter a data set's own rule refuses; of two in conflict, the first", async () => {
     await invalid(
       `${INVESTORS}?countries=US,XX`,
-      'countries: "XX" is not an ISO 3166 alpha-2 country code (e.g. US, GB, DE)',
+      'countries: "XX" is not a country: use an ISO 3166 alpha-2 or alpha-3 code or an English country name (e.g. US, USA ' +
+        'or United States), any case',
       'countries',
     );
     await invalid(
@@ -267,7 +278,12 @@ describeEach('v2 error codes', (backend) => {
       'Invalid or missing API key (send it in the x-lot-api-key header)',
     );
     await expectV1(v1('/api/v1/funding?amount=-1'), 400, 'amount must be >= 0');
-    await expectV1(v1('/api/v1/funding?amount=1&amount=2'), 400, 'amount is repeated; send it once');
+    await expectV1(
+      v1('/api/v1/funding?amount=1&amount=2'),
+      400,
+      'amount is repeated; send it once (it takes one value; list parameters such as round take several, ' +
+        'comma-separated as round=a,b or repeated as round=a&round=b)',
+    );
     const unknown = await v1('/api/v1/funding?foo=1');
     assert.equal(unknown.statusCode, 400);
     assert.deepEqual(Object.keys(unknown.json()), ['code', 'message']);
@@ -279,7 +295,8 @@ describeEach('v2 error codes', (backend) => {
     await expectV1(
       v1('/api/v1/funding?country=Atlantis'),
       400,
-      'country must be an ISO 3166 alpha-2 code (e.g. "US") or an English country name',
+      'country: "Atlantis" is not a country: use an ISO 3166 alpha-2 or alpha-3 code or an English country name (e.g. US, USA ' +
+        'or United States), any case',
     );
     await expectV1(v1('/api/v1/nothing'), 404, 'Not found: GET /api/v1/nothing');
     await expectV1(v1(`/api/v1/funding?round=${'x'.repeat(5000)}`), 414, 'URI too long: at most 4096 characters');
@@ -301,14 +318,15 @@ describeEach('v2 error codes', (backend) => {
     );
   });
 
-  it('the webhooks API keeps its published codes and no param', async () => {
+  it('the webhooks API keeps its published codes, with param where a parameter is at fault', async () => {
     const headers = { authorization: `Bearer ${key}` };
     const missing = await get('/api/v2/webhooks/00000000-0000-4000-8000-000000000000', headers);
     assert.equal(missing.statusCode, 404);
     assert.deepEqual(missing.json(), { success: false, error: 'Webhook not found', code: 'not_found' });
     const bad = await get('/api/v2/webhooks?limit=0', headers);
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(Object.keys(bad.json()).sort(), ['code', 'error', 'success']);
+    assert.deepEqual(Object.keys(bad.json()).sort(), ['code', 'error', 'param', 'success']);
     assert.equal(bad.json().code, 'bad_request');
+    assert.equal(bad.json().param, 'limit');
   });
 });

@@ -59,7 +59,6 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
     for (const { path } of ENDPOINTS) {
       const cases: [string, Record<string, string>][] = [
         ['missing', {}],
-        ['not Bearer', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }],
         ['Bearer without key', { authorization: 'Bearer ' }],
         ['malformed', { authorization: 'Bearer abc' }],
         ['unknown', { authorization: `Bearer ${generateApiKey()}` }],
@@ -71,6 +70,23 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
           assert.deepEqual(res.json(), { success: false, error: 'Invalid API key', code: 'invalid_api_key' });
         });
       }
+      it(`${path}: a key without the Bearer scheme, or another scheme, gets the 401 saying how to send it`, async () => {
+        for (const authorization of [
+          key,
+          `  ${key} `,
+          'ds_whatever',
+          `Basic ${Buffer.from('a:b').toString('base64')}`,
+          `Token ${key}`,
+        ]) {
+          const res = await ctx.app.inject({ method: 'GET', url: path, headers: { authorization } });
+          assert.equal(res.statusCode, 401, authorization);
+          assert.deepEqual(res.json(), {
+            success: false,
+            error: 'Invalid API key: send Authorization: Bearer <key>',
+            code: 'invalid_api_key',
+          });
+        }
+      });
       it(`${path}: a key in the v1 header gets the 401 with a hint to the Bearer header`, async () => {
         for (const sent of [key, 'whatever', '']) {
           const res = await ctx.app.inject({ method: 'GET', url: path, headers: { 'x-lot-api-key': sent } });
@@ -103,7 +119,7 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         ['count=maybe', /count must be true or false/],
         ['nope=1', /Unknown parameter "nope"; allowed parameters: page, limit, count/],
         ['search=', /search must not be empty/],
-        ['page=1&page=2', /^page is repeated; send it once$/],
+        ['page=1&page=2', /^page is repeated; send it once \(it takes one value; /],
         ['limit=0x10', /^limit must be a whole number \(digits 0-9 only\)$/],
         ['limit=1e1', /^limit must be a whole number \(digits 0-9 only\)$/],
         ['page=0b1', /^page must be a whole number \(digits 0-9 only\)$/],
@@ -112,8 +128,14 @@ describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {
         it(`${path}?${query}`, async () => void (await expectError(`${path}?${query}`, 400, pattern)));
     }
     it('unknown country codes', async () => {
-      await expectError('/api/v2/signals/investors?countries=US,XX', 400, /countries: "XX" is not an ISO 3166 alpha-2/);
-      await expectError('/api/v2/signals/acquisitions?countries=United%20States', 400, /countries/);
+      await expectError(
+        '/api/v2/signals/investors?countries=US,XX',
+        400,
+        /countries: "XX" is not a country: use an ISO 3166 alpha-2 or alpha-3 code/,
+      );
+      // A country's English name is a country, as in every country parameter.
+      assert.equal((await get('/api/v2/signals/acquisitions?countries=United%20States')).res.statusCode, 200);
+      await expectError('/api/v2/signals/acquisitions?countries=Atlantis', 400, /countries: "Atlantis" is not a country/);
     });
     it('investor categories outside the list name the allowed values', async () => {
       const res = await expectError('/api/v2/signals/investors?categories=vc,hedge', 400, /categories: "hedge" is not allowed/);

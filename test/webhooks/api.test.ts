@@ -52,25 +52,28 @@ describeEach('webhooks API', (backend) => {
   });
 
   it('refuses bad input with a 400 naming it, code bad_request', async () => {
-    const cases: [unknown, RegExp][] = [
-      [{ event_types: ['funding.created'] }, /endpoint_url is required/],
-      [{ endpoint_url: receiver.url }, /event_types is required/],
-      [{ endpoint_url: 'ftp://example.com/x', event_types: ['funding.created'] }, /http or https/],
-      [{ endpoint_url: 'not a url', event_types: ['funding.created'] }, /http or https/],
-      [{ endpoint_url: `https://example.com/${'x'.repeat(500)}`, event_types: ['funding.created'] }, /500/],
-      [{ endpoint_url: receiver.url, event_types: ['funding.deleted'] }, /unknown event type "funding.deleted"/],
-      [{ endpoint_url: receiver.url, event_types: [] }, /at least one/],
+    const cases: [unknown, RegExp, string | undefined][] = [
+      [{ event_types: ['funding.created'] }, /endpoint_url is required/, 'endpoint_url'],
+      [{ endpoint_url: receiver.url }, /event_types is required/, 'event_types'],
+      [{ endpoint_url: 'ftp://example.com/x', event_types: ['funding.created'] }, /http or https/, 'endpoint_url'],
+      [{ endpoint_url: 'not a url', event_types: ['funding.created'] }, /http or https/, 'endpoint_url'],
+      [{ endpoint_url: `https://example.com/${'x'.repeat(500)}`, event_types: ['funding.created'] }, /500/, 'endpoint_url'],
+      [{ endpoint_url: receiver.url, event_types: ['funding.deleted'] }, /unknown event type "funding.deleted"/, 'event_types'],
+      [{ endpoint_url: receiver.url, event_types: [] }, /at least one/, 'event_types'],
       [
         { endpoint_url: receiver.url, event_types: ['funding.created'], filters: { countries: 7 } },
         /filters.countries must be a string/,
+        'filters.countries',
       ],
       [
         { endpoint_url: receiver.url, event_types: ['acquisition.created'], filters: { countries: 'US,XX' } },
         /filters.countries/,
+        'filters.countries',
       ],
       [
         { endpoint_url: receiver.url, event_types: ['acquisition.created'], filters: { dateFrom: '2026-13-01' } },
         /filters.dateFrom/,
+        'filters.dateFrom',
       ],
       [
         {
@@ -79,6 +82,7 @@ describeEach('webhooks API', (backend) => {
           filters: { query: '/api/v2/signals/job-changes?positions=astronaut' },
         },
         /filters.query: .*positions/,
+        'filters.query',
       ],
       [
         {
@@ -87,6 +91,7 @@ describeEach('webhooks API', (backend) => {
           filters: { query: '/api/v2/signals/job-changes?colour=red' },
         },
         /filters.query: .*colour/,
+        'filters.query',
       ],
       [
         {
@@ -95,10 +100,12 @@ describeEach('webhooks API', (backend) => {
           filters: { query: '/api/v2/signals/job-changes?positions=cto' },
         },
         /job_change.created/,
+        'filters.query',
       ],
       [
         { endpoint_url: receiver.url, event_types: ['job_change.created'], filters: { query: '/api/v9/things' } },
         /list endpoint/,
+        'filters.query',
       ],
       [
         {
@@ -107,6 +114,7 @@ describeEach('webhooks API', (backend) => {
           filters: { query: '/api/v2/signals/job-changes?page=2' },
         },
         /page/,
+        'filters.query',
       ],
       [
         {
@@ -115,17 +123,24 @@ describeEach('webhooks API', (backend) => {
           filters: { query: '/api/v2/signals/job-changes', search: 'x' },
         },
         /cannot be combined/,
+        'filters.query',
       ],
-      [{ endpoint_url: 'http://10.1.2.3/hook', event_types: ['funding.created'] }, /private/],
-      [{ endpoint_url: 'http://169.254.169.254/latest/meta-data', event_types: ['funding.created'] }, /metadata|link-local/],
-      [[1, 2], /object/],
+      [{ endpoint_url: 'http://10.1.2.3/hook', event_types: ['funding.created'] }, /private/, 'endpoint_url'],
+      [
+        { endpoint_url: 'http://169.254.169.254/latest/meta-data', event_types: ['funding.created'] },
+        /metadata|link-local/,
+        'endpoint_url',
+      ],
+      [[1, 2], /object/, undefined],
     ];
-    for (const [payload, message] of cases) {
+    for (const [payload, message, param] of cases) {
       const res = await api.call('POST', '/api/v2/webhooks', payload);
       assert.equal(res.status, 400, JSON.stringify(payload).slice(0, 120));
       assert.equal(res.body.success, false);
       assert.equal(res.body.code, 'bad_request');
       assert.match(res.body.error, message, JSON.stringify(payload).slice(0, 120));
+      // The field at fault, as the rest of v2 names it (absent when the body as a whole is wrong).
+      assert.equal(res.body.param, param, JSON.stringify(payload).slice(0, 120));
     }
     assert.equal((await api.call('GET', '/api/v2/webhooks')).body.data.length, 0, 'nothing was stored');
   });
@@ -140,6 +155,7 @@ describeEach('webhooks API', (backend) => {
     const unknown = await api.call('GET', '/api/v2/webhooks?colour=red');
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, 'bad_request');
+    assert.equal(unknown.body.param, 'colour');
   });
 
   it("keeps accounts apart: another account's webhook is a 404 for every action", async () => {

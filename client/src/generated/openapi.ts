@@ -526,7 +526,7 @@ export interface paths {
         };
         /**
          * Changes feed: what was created, updated or deleted since a cursor
-         * @description Every change to the data, oldest first: each item is one record created, updated or deleted, in commit order, with the record as its list endpoint serves it now. Keep the last `pagination.nextCursor` and pass it as `since`: resuming never misses or repeats a change, whichever server answers, also after restarts. `hasNextPage: false` means caught up; ask again later with the same cursor. Changes are kept for a limited time (7 days by default): a cursor older than that is answered 410, and the client resyncs from the list endpoints. Each page costs 1 credit, whatever the number of items; `count=true`, 4xx and 5xx cost nothing.
+         * @description Every change to the data, oldest first: each item is one record created, updated or deleted, in commit order, with the record as its list endpoint serves it now. Keep the last `pagination.nextCursor` and pass it as `since`: resuming never misses or repeats a change, whichever server answers, also after restarts. `hasNextPage: false` means caught up; ask again later with the same cursor. Changes are kept for a limited time (7 days by default): a cursor older than that is answered 410, and the client resyncs from the list endpoints. To start from this moment instead, `since=now` answers an empty page whose `nextCursor` is the head. Each page costs 1 credit, whatever the number of items; `since=now`, `count=true`, 4xx and 5xx cost nothing.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -1309,7 +1309,7 @@ export interface components {
             endpoint_url: string;
             /** @description Without duplicates */
             event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
-            /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO codes, comma-separated), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). Bounded: any other key is refused with a 400 naming it (the published contract ignores unknown keys; here they are refused, not stored); each value at most 1000 characters (query: 4096), and the values at most 4096 characters in all. */
+            /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). Bounded: any other key is refused with a 400 naming it (the published contract ignores unknown keys; here they are refused, not stored); each value at most 1000 characters (query: 4096), and the values at most 4096 characters in all. */
             filters: {
                 countries?: string;
                 categories?: string;
@@ -1386,6 +1386,11 @@ export interface components {
             error: string;
             /** @enum {string} */
             code: "bad_request" | "invalid_api_key" | "insufficient_credits" | "not_found" | "conflict" | "payload_too_large" | "rate_limited" | "internal_error" | "unavailable";
+            /**
+             * @description Ours: the body field (by its path, e.g. `filters.countries`), query parameter or path parameter at fault, on a 400 that one of them causes; absent otherwise
+             * @example url
+             */
+            param?: string;
         };
     };
     responses: never;
@@ -1400,12 +1405,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Round labels, e.g. "seed,series a"; exact match; comma-separated, case-insensitive
+                 * @description Round labels, e.g. "seed,series a"; exact match; comma-separated, case-insensitive. Several values: comma-separated, or the parameter repeated (`round=a&round=b`).
                  * @example seed,series a
                  */
                 round?: string;
                 /**
-                 * @description Categories; matches main_category or any of company_info.categories; comma-separated, case-insensitive
+                 * @description Categories; matches main_category or any of company_info.categories; comma-separated, case-insensitive. Several values: comma-separated, or the parameter repeated (`category=a&category=b`).
                  * @example fintech,saas
                  */
                 category?: string;
@@ -1415,7 +1420,7 @@ export interface operations {
                  */
                 amount?: number;
                 /**
-                 * @description Company HQ country: ISO 3166 alpha-2 code or English name ("US" or "United States")
+                 * @description Company HQ country: ISO 3166 alpha-2 or alpha-3 code or English name, any case ("US", "USA" or "United States")
                  * @example US
                  */
                 country?: string;
@@ -1551,12 +1556,12 @@ export interface operations {
                  */
                 amount?: number;
                 /**
-                 * @description Categories of the acquired company; comma-separated, case-insensitive
+                 * @description Categories of the acquired company; comma-separated, case-insensitive. Several values: comma-separated, or the parameter repeated (`category=a&category=b`).
                  * @example fintech,saas
                  */
                 category?: string;
                 /**
-                 * @description Company HQ country: ISO 3166 alpha-2 code or English name ("US" or "United States")
+                 * @description Company HQ country: ISO 3166 alpha-2 or alpha-3 code or English name, any case ("US", "USA" or "United States")
                  * @example US
                  */
                 country?: string;
@@ -1749,7 +1754,7 @@ export interface operations {
                                 filter: "website" | "linkedin_url";
                                 normalized: string | null;
                                 /**
-                                 * @description matched: records found; no_match: none; invalid: the list filter refuses the input, or nothing is left of it once normalised (see reason)
+                                 * @description matched: records found; no_match: none (a well-formed address no record has); invalid: the list filter refuses the input, nothing is left of it once normalised, or it is no website (a domain name) or no LinkedIn company page (linkedin.com/company/NAME) (see reason)
                                  * @enum {string}
                                  */
                                 status: "matched" | "no_match" | "invalid";
@@ -1897,7 +1902,7 @@ export interface operations {
                                 filter: "website" | "linkedin_url";
                                 normalized: string | null;
                                 /**
-                                 * @description matched: records found; no_match: none; invalid: the list filter refuses the input, or nothing is left of it once normalised (see reason)
+                                 * @description matched: records found; no_match: none (a well-formed address no record has); invalid: the list filter refuses the input, nothing is left of it once normalised, or it is no website (a domain name) or no LinkedIn company page (linkedin.com/company/NAME) (see reason)
                                  * @enum {string}
                                  */
                                 status: "matched" | "no_match" | "invalid";
@@ -1994,12 +1999,12 @@ export interface operations {
                 /** @description Count mode: `true` returns `data: []` with full pagination and costs no credits */
                 count?: boolean;
                 /**
-                 * @description Comma-separated ISO 3166 alpha-2 country codes (case-insensitive) or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, `United States`), or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
                  * @example US,GB,CA
                  */
                 countries?: string;
                 /**
-                 * @description Comma-separated investor types: vc, angel, pe, corporate, accelerator, family_office, fund, government
+                 * @description Comma-separated investor types: vc, angel, pe, corporate, accelerator, family_office, fund, government. Several values: comma-separated, or the parameter repeated (`categories=a&categories=b`).
                  * @example vc,angel
                  */
                 categories?: string;
@@ -2021,7 +2026,7 @@ export interface operations {
                  */
                 date_preset?: "today" | "yesterday" | "last_7d" | "last_14d" | "last_30d" | "last_60d" | "last_90d" | "last_6m" | "last_1y" | "last_2y" | "this_week" | "this_month" | "this_quarter" | "this_year" | "last_week" | "last_month" | "last_quarter" | "last_year";
                 /**
-                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 codes, English country names or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
                  * @example CN
                  */
                 exclude_countries?: string;
@@ -2075,6 +2080,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2084,6 +2097,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2093,6 +2113,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2102,6 +2129,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2111,6 +2145,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2120,6 +2161,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2141,17 +2189,17 @@ export interface operations {
                 /** @description Exact company page URL (normalised the same way) */
                 companyLinkedinUrl?: string;
                 /**
-                 * @description Comma-separated positions (OR); see the allowed values
+                 * @description Comma-separated positions (OR); see the allowed values. Several values: comma-separated, or the parameter repeated (`positions=a&positions=b`).
                  * @example cto,head of engineering
                  */
                 positions?: string;
                 /**
-                 * @description Comma-separated departments (OR)
+                 * @description Comma-separated departments (OR). Several values: comma-separated, or the parameter repeated (`departments=a&departments=b`).
                  * @example engineering,product
                  */
                 departments?: string;
                 /**
-                 * @description Comma-separated seniorities (OR)
+                 * @description Comma-separated seniorities (OR). Several values: comma-separated, or the parameter repeated (`seniorities=a&seniorities=b`).
                  * @example c_level,vp,head
                  */
                 seniorities?: string;
@@ -2220,6 +2268,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2229,6 +2285,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2238,6 +2301,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2247,6 +2317,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2256,6 +2333,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2265,6 +2349,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2290,20 +2381,20 @@ export interface operations {
                  */
                 dateTo?: string;
                 /**
-                 * @description Comma-separated ISO 3166 alpha-2 country codes (case-insensitive) or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, `United States`), or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
                  * @example US,GB,CA
                  */
                 countries?: string;
                 /**
-                 * @description Comma-separated company categories, case-insensitive
+                 * @description Comma-separated company categories, case-insensitive. Several values: comma-separated, or the parameter repeated (`categories=a&categories=b`).
                  * @example Technology,Healthcare
                  */
                 categories?: string;
                 /** @description Words matched against company name and industry: a record matches when every word is the start of a word there, ignoring case and accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits. */
                 search?: string;
-                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. */
+                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. Several values: comma-separated, or the parameter repeated (`company_domain=a&company_domain=b`). */
                 company_domain?: string;
-                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. */
+                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_linkedin_url=a&company_linkedin_url=b`). */
                 company_linkedin_url?: string;
                 /**
                  * @description Relative date range of the signal (lastUpdated), in whole UTC days (weeks start on Monday). Takes precedence over dateFrom/dateTo, which are then ignored. `last_7d` is today and the 6 days before it (`last_6m`, `last_1y`: back to the day after the same date 6 months, 1 year ago); `this_…` is the whole current week, month, quarter or year; `last_week` … `last_year` the whole previous one.
@@ -2311,7 +2402,7 @@ export interface operations {
                  */
                 date_preset?: "today" | "yesterday" | "last_7d" | "last_14d" | "last_30d" | "last_60d" | "last_90d" | "last_6m" | "last_1y" | "last_2y" | "this_week" | "this_month" | "this_quarter" | "this_year" | "last_week" | "last_month" | "last_quarter" | "last_year";
                 /**
-                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 codes, English country names or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
                  * @example CN
                  */
                 exclude_countries?: string;
@@ -2371,6 +2462,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2380,6 +2479,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2389,6 +2495,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2398,6 +2511,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2407,6 +2527,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2416,6 +2543,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2441,25 +2575,25 @@ export interface operations {
                  */
                 dateTo?: string;
                 /**
-                 * @description Comma-separated ISO 3166 alpha-2 country codes (case-insensitive) or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, `United States`), or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
                  * @example US,GB,CA
                  */
                 countries?: string;
                 /**
-                 * @description Comma-separated company categories, case-insensitive (the round's main category or any of its company's)
+                 * @description Comma-separated company categories, case-insensitive (the round's main category or any of its company's). Several values: comma-separated, or the parameter repeated (`categories=a&categories=b`).
                  * @example fintech,saas
                  */
                 categories?: string;
                 /**
-                 * @description Comma-separated round types, case-insensitive: Pre-Seed, Seed, Series A, Series B, Series C, Series D, Series E, Series F+, Bridge, Debt Financing, Grant, Convertible Note, Equity Crowdfunding, ICO, IPO, Private Equity, Venture, Angel, Corporate, Other. Any other value is a 400 naming it. Our round labels map to these as the README's table says ("Other": any other label, or none).
+                 * @description Comma-separated round types, case-insensitive: Pre-Seed, Seed, Series A, Series B, Series C, Series D, Series E, Series F+, Bridge, Debt Financing, Grant, Convertible Note, Equity Crowdfunding, ICO, IPO, Private Equity, Venture, Angel, Corporate, Other. Any other value is a 400 naming it. Our round labels map to these as the README's table says ("Other": any other label, or none). Several values: comma-separated, or the parameter repeated (`round=a&round=b`).
                  * @example Seed,Series A
                  */
                 round?: string;
                 /** @description Words matched against the company's name: a record matches when every word is the start of a word there, ignoring case and accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits. */
                 search?: string;
-                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. */
+                /** @description Comma-separated company website domains, up to 50 (one credit a page, as always): records of any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and `https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both. Several values: comma-separated, or the parameter repeated (`company_domain=a&company_domain=b`). */
                 company_domain?: string;
-                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. */
+                /** @description Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to 50: records of any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is not a company page (a personal /in/ profile) is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_linkedin_url=a&company_linkedin_url=b`). */
                 company_linkedin_url?: string;
                 /**
                  * @description Relative date range of the round (announcedDate), in whole UTC days (weeks start on Monday). Takes precedence over dateFrom/dateTo, which are then ignored. `last_7d` is today and the 6 days before it (`last_6m`, `last_1y`: back to the day after the same date 6 months, 1 year ago); `this_…` is the whole current week, month, quarter or year; `last_week` … `last_year` the whole previous one.
@@ -2467,7 +2601,7 @@ export interface operations {
                  */
                 date_preset?: "today" | "yesterday" | "last_7d" | "last_14d" | "last_30d" | "last_60d" | "last_90d" | "last_6m" | "last_1y" | "last_2y" | "this_week" | "this_month" | "this_quarter" | "this_year" | "last_week" | "last_month" | "last_quarter" | "last_year";
                 /**
-                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 codes, English country names or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia).
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
                  * @example CN
                  */
                 exclude_countries?: string;
@@ -2531,6 +2665,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2540,6 +2682,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2549,6 +2698,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2558,6 +2714,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2567,6 +2730,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2576,6 +2746,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2584,10 +2761,10 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). The page starts right after it. Without it, the feed starts at the oldest change still retained. */
+                /** @description Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). The page starts right after it. Without it, the feed starts at the oldest change still retained. `now`: the head, to start following the feed from this moment: an empty page (`data: []`, `hasNextPage: false`) whose `nextCursor` is the newest change, free of credits like count mode. Load the records from the list endpoints after taking that cursor, then follow the feed from it. */
                 since?: string;
                 /**
-                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions (default: all)
+                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions (default: all). Several values: comma-separated, or the parameter repeated (`datasets=a&datasets=b`).
                  * @example funding,investors
                  */
                 datasets?: string;
@@ -2636,7 +2813,7 @@ export interface operations {
                         }[];
                         pagination: {
                             limit: number;
-                            /** @description Pass as `since` for the next page: the last item's cursor, or how far the log was read when items were skipped (other data sets) or none were found. Unchanged from `since` in count mode. */
+                            /** @description Pass as `since` for the next page: the last item's cursor, or how far the log was read when items were skipped (other data sets) or none were found. Unchanged from `since` in count mode; the head with `since=now`. */
                             nextCursor: string;
                             /** @description true: ask again now, more changes of the selected data sets follow (or reading stopped early). false: none after nextCursor yet; poll later with it. */
                             hasNextPage: boolean;
@@ -2646,7 +2823,7 @@ export interface operations {
                         meta: {
                             /** @enum {string} */
                             endpoint: "changes";
-                            /** @description 1 per page of changes; 0 in count mode */
+                            /** @description 1 per page of changes; 0 in count mode and with `since=now` */
                             creditsUsed: number;
                             /** @description The account's balance after this call */
                             creditsRemaining: number;
@@ -2671,6 +2848,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2680,6 +2865,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2689,6 +2881,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2698,6 +2897,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "since is older than the change log's retention (7 days): changes after it are no longer kept. Resync: read the records again from the list endpoints, then follow this feed from its start (without since).",
+                     *       "code": "gone",
+                     *       "param": "since"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2707,6 +2914,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2716,6 +2930,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2725,6 +2946,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2767,6 +2995,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2776,6 +3012,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2785,6 +3028,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2794,6 +3044,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2803,6 +3060,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2812,6 +3076,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2876,6 +3147,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2885,6 +3164,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2894,6 +3180,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2903,6 +3196,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Payload Too Large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2912,6 +3212,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2921,6 +3228,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2930,6 +3244,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2967,6 +3288,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2976,6 +3305,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2985,6 +3321,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -2994,6 +3337,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3003,6 +3353,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3012,6 +3369,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3079,6 +3443,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3088,6 +3460,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3097,6 +3476,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3106,6 +3492,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Payload Too Large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3115,6 +3508,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3124,6 +3524,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3133,6 +3540,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3176,6 +3590,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3185,6 +3607,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3194,6 +3623,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3203,6 +3639,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3212,6 +3655,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3221,6 +3671,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3267,6 +3724,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3276,6 +3741,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3285,6 +3757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3294,6 +3773,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Payload Too Large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3303,6 +3789,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3312,6 +3805,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3321,6 +3821,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3368,6 +3875,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3377,6 +3892,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3386,6 +3908,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3395,6 +3924,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3404,6 +3940,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3413,6 +3956,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3460,6 +4010,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "endpoint_url must be a valid http or https URL",
+                     *       "code": "bad_request",
+                     *       "param": "endpoint_url"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3469,6 +4027,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3478,6 +4043,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3487,6 +4059,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3496,6 +4075,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "This delivery already succeeded; there is nothing to retry",
+                     *       "code": "conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3505,6 +4091,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Payload Too Large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3514,6 +4107,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3523,6 +4123,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };
@@ -3532,6 +4139,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookError"];
                 };
             };

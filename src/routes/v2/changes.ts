@@ -1,5 +1,5 @@
 // GET /api/v2/changes: the changes feed. Keyed, rate limited and charged like the signal
-// endpoints (1 credit per page, count mode free); the feed itself is src/services/changes-feed.ts.
+// endpoints (1 credit per page, count mode and since=now free); the feed itself is src/services/changes-feed.ts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -19,7 +19,8 @@ const DESCRIPTION =
   'resuming never misses or repeats a change, whichever server answers, also after restarts. `hasNextPage: false` ' +
   'means caught up; ask again later with the same cursor. Changes are kept for a limited time (7 days by default): a ' +
   'cursor older than that is answered 410, and the client resyncs from the list endpoints. ' +
-  'Each page costs 1 credit, whatever the number of items; `count=true`, 4xx and 5xx cost nothing.';
+  'To start from this moment instead, `since=now` answers an empty page whose `nextCursor` is the head. ' +
+  'Each page costs 1 credit, whatever the number of items; `since=now`, `count=true`, 4xx and 5xx cost nothing.';
 
 function sendChangesPage(reply: FastifyReply, page: ChangesPage, credits: { used: number; remaining: number }) {
   const meta = { endpoint: ENDPOINT, creditsUsed: credits.used, creditsRemaining: credits.remaining };

@@ -5,7 +5,7 @@ import type { Dataset, SignalApi, StoredRow, ValidQuery } from '../../datasets/d
 import { DATASETS, VIEWS } from '../../datasets/index.js';
 import type { AppServices } from '../../dependencies.js';
 import { keyedAccess, recordUsage } from '../../http/access.js';
-import { bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
+import { authorizationWithoutBearer, bearerKey, keyOnlyInV1Header } from '../../http/auth.js';
 import { checkRawQuery } from '../../http/validation.js';
 import { errorHandling, v2ErrorShape } from '../../http/error-handling.js';
 import { conditionalList, notModified } from '../../http/conditional.js';
@@ -64,8 +64,11 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
     authFailures: services.authFailures,
     metrics: services.metrics,
     extractKey: bearerKey,
-    unauthorizedMessage: (request) =>
-      keyOnlyInV1Header(request) ? 'Invalid API key: v2 expects Authorization: Bearer <key>' : 'Invalid API key',
+    unauthorizedMessage: (request) => {
+      if (keyOnlyInV1Header(request)) return 'Invalid API key: v2 expects Authorization: Bearer <key>';
+      if (authorizationWithoutBearer(request)) return 'Invalid API key: send Authorization: Bearer <key>';
+      return 'Invalid API key';
+    },
     rateLimitedMessage: () => 'Rate limit exceeded. Please try again later.',
   });
 

@@ -59,7 +59,7 @@ const MAIN_FILTERS: readonly FilterInput[] = [
   {
     key: 'countries',
     label: 'Countries',
-    hint: 'ISO codes, comma-separated. Funding, M&A deals, investors, acquisition signals.',
+    hint: 'ISO codes (US or USA) or English names, comma-separated. Funding, M&A deals, investors, acquisition signals.',
     placeholder: 'e.g. US,GB',
   },
   {
