@@ -78,7 +78,7 @@ describeEach('v2 error examples and the error table', (backend) => {
     // The 401 no longer shows a parameter's 400.
     const unauthorized = responses.find((r) => r.operationId === 'getInvestors' && r.status === 401)!;
     assert.deepEqual(unauthorized.media!.example, { success: false, error: 'Invalid API key', code: 'invalid_api_key' });
-    assert.deepEqual([...statuses].sort(), [400, 401, 402, 404, 409, 410, 429, 500, 503]);
+    assert.deepEqual([...statuses].sort(), [400, 401, 402, 404, 409, 410, 413, 429, 500, 503]);
   });
 
   it('docs/errors.md lists every v2 error code, the operations that answer it, and what to do', () => {
