@@ -292,6 +292,7 @@ describeEach('webhook targets in special-purpose blocks through the API', (backe
         success: false,
         error: `endpoint_url: refused: ${bare(hostname)} is ${expectedRefusal(b.family, value)}`,
         code: 'bad_request',
+        param: 'endpoint_url',
       });
     }
     assert.equal((await api.call('GET', '/api/v2/webhooks')).body.data.length, 0, 'nothing was stored');
