@@ -34,6 +34,15 @@ function processEnv(env: Env): NodeJS.ProcessEnv {
 }
 
 /** Runs the built command to its end; input (if any) is its standard input. */
+/** fn over every item, four processes at a time (each a Node start-up), results in the items' order. */
+async function eachAtOnce<T, R>(items: T[], fn: (item: T) => Promise<R>, width = 4): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += width) {
+    results.push(...(await Promise.all(items.slice(i, i + width).map(fn))));
+  }
+  return results;
+}
+
 async function cli(args: string[], env: Env = {}, options: { input?: string; cwd?: string } = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { env: processEnv(env), cwd: options.cwd, timeout: 60_000 });
   let stdout = '';
@@ -82,8 +91,9 @@ describe('help, arguments and the store a command uses', () => {
 
   it('--help on every command and subcommand prints its usage, exit 0, and runs nothing', async () => {
     assert.ok(commandLines.length >= 15, `${commandLines.length} command lines`);
-    for (const line of commandLines) {
-      const result = await cli([...line, '--help'], env);
+    const helps = await eachAtOnce(commandLines, (line) => cli([...line, '--help'], env));
+    for (const [i, line] of commandLines.entries()) {
+      const result = helps[i]!;
       assert.equal(result.code, 0, `${line.join(' ')}: ${result.stderr}`);
       assert.ok(result.stdout.startsWith(`Usage: dealsignal ${line.join(' ')}`), `${line.join(' ')}: ${result.stdout}`);
       assert.equal(result.stderr, '', line.join(' '));
@@ -102,8 +112,10 @@ describe('help, arguments and the store a command uses', () => {
   });
 
   it('unknown options and extra or missing arguments are refused with the usage, exit 2', async () => {
-    for (const line of commandLines.filter(([name]) => name !== 'mcp')) {
-      const result = await cli([...line, '--no-such-option'], env);
+    const lines = commandLines.filter(([name]) => name !== 'mcp');
+    const refusals = await eachAtOnce(lines, (line) => cli([...line, '--no-such-option'], env));
+    for (const [i, line] of lines.entries()) {
+      const result = refusals[i]!;
       assert.equal(result.code, 2, `${line.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /Unknown option '--no-such-option'|unknown \w+ action "--no-such-option"/, line.join(' '));
       assert.match(result.stderr, /\n\nUsage: dealsignal /);
@@ -118,8 +130,9 @@ describe('help, arguments and the store a command uses', () => {
       [['import', 'funding'], /import needs 2 arguments/],
       [['frobnicate'], /unknown command "frobnicate"/],
     ];
-    for (const [args, message] of refused) {
-      const result = await cli(args, env);
+    const refusedResults = await eachAtOnce(refused, ([args]) => cli(args, env));
+    for (const [i, [args, message]] of refused.entries()) {
+      const result = refusedResults[i]!;
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, message);
     }
