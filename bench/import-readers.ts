@@ -31,7 +31,7 @@ import type { Database } from '../src/db/port.js';
 import { generateFundingRecords } from '../src/seed/v1-generator.js';
 import { createApiKey } from '../src/services/api-keys.js';
 import { countAll, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
-import { PROJECT_DIR } from './options.js';
+import { OTHER_PARTS_OPTIONS, PROJECT_DIR, wholeNumber } from './options.js';
 import { freePort, startService, stopService, waitUntilAnswering, type Service } from './processes.js';
 import { drawWorkloads, DEFAULT_SIZES, type WorkloadPath } from './realistic-paths.js';
 import { machineInfo } from './report.js';
@@ -72,29 +72,19 @@ function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
     options: {
+      ...OTHER_PARTS_OPTIONS,
       store: { type: 'string', default: 'pglite' },
       records: { type: 'string' },
       webhooks: { type: 'boolean', default: false },
       readers: { type: 'string', default: '16' },
       'settle-seconds': { type: 'string', default: '60' },
-      // The other parts' options: accepted (and unused) so that one command line can run every part.
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      connections: { type: 'string' },
-      workers: { type: 'string' },
-      'skip-platformatic': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
   }
-  const count = (name: string, raw: string, min = 1) => {
-    if (!/^\d+$/.test(raw) || Number(raw) < min)
-      throw new Error(`--${name} must be a whole number >= ${min} (got ${raw})\n\n${USAGE}`);
-    return Number(raw);
-  };
+  const count = (name: string, raw: string, min = 1) => wholeNumber(name, raw, USAGE, min);
   if (values.store !== 'pglite' && values.store !== 'postgres') throw new Error(`--store takes pglite or postgres\n\n${USAGE}`);
   return {
     store: values.store,

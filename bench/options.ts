@@ -29,6 +29,26 @@ const USAGE = `Usage: npm run bench -- [--only PART] [--duration SECONDS] [--war
 Environment: BENCH_DATABASE_URL (default ${DEFAULT_DATABASE_URL}); DATABASE_POOL_SIZE is passed to the server.
 The realistic part measures whatever data BENCH_DATABASE_URL holds (the large set: \`dealsignal seed --scale large\`).`;
 
+/**
+ * The options of the parts that share parseOptions, for a part with its own parser: accepted (and
+ * unused) so that one command line can run every part.
+ */
+export const OTHER_PARTS_OPTIONS = {
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  connections: { type: 'string' },
+  workers: { type: 'string' },
+  'skip-platformatic': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** A whole number of at least min from an option's text, or an error naming the option, with the part's usage. */
+export function wholeNumber(name: string, raw: string, usage: string, min = 1): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new Error(`--${name} must be a whole number >= ${min} (got ${raw})\n\n${usage}`);
+  return Number(raw);
+}
+
 function positiveInt(name: string, raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1)
     throw new Error(`--${name} must be a positive whole number (got ${raw})\n\n${USAGE}`);

@@ -32,6 +32,7 @@ import { postgresVersion } from './database.js';
 import { memoryOf, freePort, stopService, type Service } from './processes.js';
 import { machineInfo, type MachineInfo } from './report.js';
 import { replaceSection } from './results-file.js';
+import { OTHER_PARTS_OPTIONS, wholeNumber } from './options.js';
 import { buildProject, startDealsignal } from './server.js';
 import { HIGH_V2_LIMIT, int, loud, machineLines, onExitStopServers, verdict, waitForQuiet } from './signals.js';
 import { percentile } from './stats.js';
@@ -76,27 +77,18 @@ function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
     options: {
+      ...OTHER_PARTS_OPTIONS,
       'outage-seconds': { type: 'string', default: '300' },
       'latency-seconds': { type: 'string', default: '60' },
       burst: { type: 'string', default: '200' },
       workers: { type: 'string', default: String(availableParallelism()) },
-      // The other parts' options: accepted (and unused) so that one command line can run every part.
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      connections: { type: 'string' },
-      'skip-platformatic': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
   }
-  const count = (name: string, raw: string, min = 1) => {
-    if (!/^\d+$/.test(raw) || Number(raw) < min)
-      throw new Error(`--${name} must be a whole number >= ${min} (got ${raw})\n\n${USAGE}`);
-    return Number(raw);
-  };
+  const count = (name: string, raw: string, min = 1) => wholeNumber(name, raw, USAGE, min);
   return {
     databaseUrl: process.env.BENCH_WEBHOOKS_DATABASE_URL?.trim() || webhooksDatabaseUrl(),
     outageSeconds: count('outage-seconds', values['outage-seconds']),

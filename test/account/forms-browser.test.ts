@@ -4,18 +4,10 @@
 // refused form shows its error at the top and next to the field, which has the focus, in view.
 // Screenshots go to test-output/screenshots/.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chromium, type Locator, type Page } from 'playwright-core';
-import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/db/migrate.js';
-import { backends, testConfig } from '../helpers.js';
-import { startReceiver } from '../webhooks/receiver.js';
+import type { Locator, Page } from 'playwright-core';
 import { PASSWORD, uniqueEmail } from './web-client.js';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, SCREENSHOTS, chromiumMissing } from './chromium.js';
+import { chromiumMissing, startPortalSession } from './chromium.js';
 
 const text = async (locator: Locator) => (await locator.innerText()).trim();
 
@@ -30,36 +22,12 @@ const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id
 
 // The embedded store only: these are the pages' own behaviour, the same on PostgreSQL, whose
 // storage the HTTP suites cover.
-const pglite = backends().find((backend) => backend.name === 'pglite')!;
-
 describe('account forms in Chromium [pglite]', () => {
   it(
     'sign-in pre-filled after sign-up; reloads repeat no action; a refused form shows its error in view, focused',
     { skip: chromiumMissing, timeout: 180_000 },
     async () => {
-      const db = await pglite.open();
-      await migrate(db);
-      const config = testConfig({
-        LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
-        WEBHOOK_DELIVERY: 'true',
-        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-        WEBHOOK_POLL_MS: '50',
-      });
-      const app = await buildApp({ config, db });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      config.publicUrl = base;
-      const receiver = await startReceiver();
-      const userDataDir = mkdtempSync(join(tmpdir(), 'dealsignal-chromium-'));
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      const shot = (page: Page, name: string, fullPage = false) =>
-        page.screenshot({ path: join(SCREENSHOTS, `${pglite.name}-${name}.png`), fullPage });
-      const browser = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: DESKTOP,
-      });
+      const { db, base, receiver, browser, shot, close } = await startPortalSession();
       const count = async (sql: string, params: unknown[]) => (await db.query<{ n: number }>(sql, params))[0]!.n;
       try {
         const page = browser.pages()[0] ?? (await browser.newPage());
@@ -170,11 +138,7 @@ describe('account forms in Chromium [pglite]', () => {
         assert.ok(await inViewport(page.locator('#edit-webhook-url-error')));
         assert.match(await text(page.locator('main .alert--error').first()), /endpoint_url/);
       } finally {
-        await browser.close();
-        rmSync(userDataDir, { recursive: true, force: true });
-        await receiver.close();
-        await app.close();
-        await db.close();
+        await close();
       }
     },
   );

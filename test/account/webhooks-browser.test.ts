@@ -4,19 +4,12 @@
 // one, pause and resume, delete. Screenshots go to test-output/screenshots/. The embedded store
 // only: the pages and the service are the same on PostgreSQL, which the HTTP suite covers.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chromium, type Locator, type Page } from 'playwright-core';
-import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/db/migrate.js';
+import type { Locator, Page } from 'playwright-core';
 import { fundingRecord, insertFunding } from '../fixtures.js';
-import { backends, testConfig } from '../helpers.js';
-import { ok, startReceiver, verifyBoth } from '../webhooks/receiver.js';
+import { ok, verifyBoth } from '../webhooks/receiver.js';
 import { PASSWORD, uniqueEmail } from './web-client.js';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SCREENSHOTS, chromiumMissing } from './chromium.js';
+import { DESKTOP, PHONE, chromiumMissing, startPortalSession } from './chromium.js';
 
 const text = async (locator: Locator) => (await locator.innerText()).trim();
 
@@ -31,38 +24,23 @@ async function reloadUntil(page: Page, locator: Locator, what: string, timeoutMs
   }
 }
 
-const pglite = backends().find((backend) => backend.name === 'pglite')!;
-
 describe('webhooks on the account pages in Chromium [pglite]', () => {
   it(
     'create from the page, see the secret, test, see a delivery, redeliver a failure, pause, resume, delete',
     { skip: chromiumMissing, timeout: 180_000 },
     async () => {
-      const db = await pglite.open();
-      await migrate(db);
-      const config = testConfig({
-        LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
-        WEBHOOK_DELIVERY: 'true',
-        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-        WEBHOOK_POLL_MS: '50',
+      const {
+        db,
+        base,
+        receiver,
+        browser,
+        shot: anyShot,
+        close,
+      } = await startPortalSession({
         // The failing delivery waits for the redelivery the test makes, not for an automatic retry.
         WEBHOOK_RETRY_DELAYS: '600',
       });
-      const app = await buildApp({ config, db });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      config.publicUrl = base;
-      const receiver = await startReceiver();
-      const userDataDir = mkdtempSync(join(tmpdir(), 'dealsignal-chromium-'));
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      const shot = (page: Page, name: string) =>
-        page.screenshot({ path: join(SCREENSHOTS, `${pglite.name}-${name}.png`), fullPage: true });
-      const browser = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: DESKTOP,
-      });
+      const shot = (page: Page, name: string) => anyShot(page, name, true);
       try {
         await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
         const page = browser.pages()[0] ?? (await browser.newPage());
@@ -194,11 +172,7 @@ describe('webhooks on the account pages in Chromium [pglite]', () => {
         const gone = await page.goto(webhookUrl);
         assert.equal(gone?.status(), 404);
       } finally {
-        await browser.close();
-        rmSync(userDataDir, { recursive: true, force: true });
-        await app.close();
-        await receiver.close();
-        await db.close();
+        await close();
       }
     },
   );

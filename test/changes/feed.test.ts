@@ -1,5 +1,6 @@
 // GET /api/v2/changes over HTTP, on both stores: items and their records, the data set filter,
 // paging and resuming, count mode, credits, the 400s and the 410, and resuming after a restart.
+import { adjustCredits } from '../../src/db/queries/credits.js';
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
@@ -407,10 +408,7 @@ describeEach('changes feed', (backend) => {
     );
     // The poor account can take the head too: it costs nothing.
     const poor = await makeKey(db, 'free');
-    await db.query(
-      `UPDATE accounts SET credits_remaining = 0, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
-      [poor.accountId],
-    );
+    await adjustCredits(db, poor.accountId, { set: 0 });
     const free = await app.inject({ url: '/api/v2/changes?since=now', headers: { authorization: `Bearer ${poor.key}` } });
     assert.equal(free.statusCode, 200, free.body);
     assert.equal(free.json().pagination.nextCursor, followed.cursor);
@@ -438,10 +436,7 @@ describeEach('changes feed', (backend) => {
     assert.ok(ledger[0]!.n >= 3, 'the ledger names the endpoint');
 
     const poor = await makeKey(db, 'free');
-    await db.query(
-      `UPDATE accounts SET credits_remaining = 0, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
-      [poor.accountId],
-    );
+    await adjustCredits(db, poor.accountId, { set: 0 });
     const refused = await app.inject({ url: '/api/v2/changes', headers: { authorization: `Bearer ${poor.key}` } });
     assert.equal(refused.statusCode, 402, refused.body);
     assert.match(refused.json().error, /credits exhausted/);

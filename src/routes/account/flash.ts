@@ -3,13 +3,14 @@
 // flash cookie and answers 303; the GET it redirects to shows the result and clears the cookie in
 // the same response, so a reload (or the back button) shows the page without it and repeats nothing.
 //
-// The cookie is encrypted and authenticated (AES-256-GCM, a key derived from the session secret),
-// not only signed: a key or a secret never sits readable in the browser's cookie store. It lives
+// The cookie is sealed like a webhook's stored secret (services/secret-box.ts: AES-256-GCM, here
+// under a key derived from the session secret for this use alone), not only signed: a key or a secret never sits readable in the browser's cookie store. It lives
 // two minutes at most, is bound to the account it was made for, and names the page that shows it.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NewKeyView } from '../../web/pages/account.js';
 import type { RedeliveryOutcome, TestOutcome } from '../../web/pages/webhooks.js';
+import { open, seal, secretKey, type Keyring } from '../../services/secret-box.js';
 import { secureCookies } from './cookies.js';
 
 export const FLASH_COOKIE = 'ds_flash';
@@ -52,19 +53,17 @@ export function clipText(text: string, bytes = FLASH_TEXT_BYTES): string {
 }
 
 export class FlashCookie {
-  private readonly key: Buffer;
+  private readonly keyring: Keyring;
 
   constructor(sessionSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', sessionSecret, 'dealsignal', 'account-pages flash cookie', 32));
+    const key = secretKey(Buffer.from(hkdfSync('sha256', sessionSecret, 'dealsignal', 'account-pages flash cookie', 32)));
+    this.keyring = { current: key, previous: [] };
   }
 
   set(request: FastifyRequest, reply: FastifyReply, publicUrl: string, account: number | null, flash: Flash): void {
     const maxAge = flash.page === 'login' ? EMAIL_MAX_AGE_S : FLASH_MAX_AGE_S;
     const sealed: Sealed = { account, expires: Date.now() + maxAge * 1000, flash };
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(sealed), 'utf8'), cipher.final()]);
-    const value = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+    const value = seal(JSON.stringify(sealed), this.keyring.current, FLASH_COOKIE);
     reply.setCookie(FLASH_COOKIE, value, {
       path: '/',
       httpOnly: true,
@@ -80,10 +79,7 @@ export class FlashCookie {
     if (!value) return undefined;
     let sealed: Sealed;
     try {
-      const raw = Buffer.from(value, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      sealed = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as Sealed;
+      sealed = JSON.parse(open(value, this.keyring, FLASH_COOKIE).plaintext) as Sealed;
     } catch {
       return undefined; // Not ours, tampered with, or made with another secret.
     }
