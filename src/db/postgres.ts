@@ -134,7 +134,15 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       withClient(async (client, lost) => {
         // The session's timeout lifted for this one statement, and the client's own wait with it
         // (pg reads a query_timeout of 0 as "the pool's"); the longest a timer takes is about 24 days.
-        await rows(client, { text: 'SET statement_timeout = 0' });
+        // The SET is itself bound by the old limit; a very small one can cancel it on a busy machine.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await rows(client, { text: 'SET statement_timeout = 0' });
+            break;
+          } catch (err) {
+            if (!(err instanceof QueryTimeoutError) || attempt === 5) throw err;
+          }
+        }
         try {
           await rows(client, { text: sql, query_timeout: 2 ** 31 - 1 } as TimedQuery);
         } finally {
@@ -174,6 +182,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   try {
     await db.query('SELECT 1');
   } catch (err) {
+    // The server cancelling the probe (a very small STATEMENT_TIMEOUT_MS on a busy machine: the
+    // first statement of a connection loads its catalog caches) is still an answer from it.
+    if (err instanceof QueryTimeoutError) return db;
     await pool.end().catch(() => undefined);
     const detail = err instanceof Error ? err.message : String(err);
     throw new Error(`DATABASE_URL: cannot connect to PostgreSQL (${detail})`);
