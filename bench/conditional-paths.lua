@@ -8,7 +8,7 @@
 -- A 200 carries the page's new ETag: the script keeps it for that path, so its next requests
 -- revalidate against the new page (the state of a client's cache). wrk does not tell response()
 -- which request it answers (a thread's connections interleave), so each request carries
--- "X-Request-Id: poll-N" (N: the path's line), which the server echoes (src/http/operations.ts);
+-- "X-Request-Id: poll-N" (N: the path's line), which the server echoes (src/platform/http/operations.ts);
 -- that is also what a client tracing its calls sends.
 --
 -- Each wrk thread runs its own Lua state, so each thread is one client cache, shared by its

@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { migrate } from '../src/db/migrate.js';
-import { openPostgres } from '../src/db/postgres.js';
-import type { Database } from '../src/db/port.js';
-import { setV1RateLimit } from '../src/db/queries/accounts.js';
-import { createApiKey } from '../src/services/api-keys.js';
-import { DATASETS } from '../src/datasets/index.js';
-import { countAll, SCALES, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { openPostgres } from '../src/platform/db/postgres.js';
+import type { Database } from '../src/platform/db/port.js';
+import { setV1RateLimit } from '../src/accounts/account-queries.js';
+import { createApiKey } from '../src/accounts/api-keys.js';
+import { DATASETS } from '../src/catalog/registry.js';
+import { countAll, SCALES, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 
 const SEED = 42;
 const SCALE = 'large';
@@ -152,7 +152,7 @@ async function seedAndVacuum(db: Database, asOf: Date): Promise<void> {
     if ((err as { code?: string }).code !== IN_TRANSACTION_BLOCK) throw err;
     console.error(
       `!! seedDatabase failed after writing the rows: ${(err as Error).message}.\n` +
-        '!! (src/services/seed.ts sends several VACUUMs in one exec.) Vacuuming the database in one statement instead.',
+        '!! (src/demo/seed.ts sends several VACUUMs in one exec.) Vacuuming the database in one statement instead.',
     );
     await db.exec('VACUUM ANALYZE');
   }

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Database, Row, Transaction } from '../src/db/port.js';
-import { ReadModel } from '../src/services/read-model.js';
+import type { Database, Row, Transaction } from '../src/platform/db/port.js';
+import { ReadModel } from '../src/read/read-model.js';
 import type { Scenario } from './scenarios.js';
 import { LatencyRecorder, percentile, type LoadResult } from './stats.js';
 

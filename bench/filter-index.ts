@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate } from 'node:timers';
 import { parseArgs } from 'node:util';
-import { FilterIndex, type ColumnSpec, type IndexFilter, type IndexRecord, type Term } from '../src/filter-index/index.js';
+import { FilterIndex, type ColumnSpec, type IndexFilter, type IndexRecord, type Term } from '../src/read/filter-index/index.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { replaceSection } from './results-file.js';
 import { fileURLToPath } from 'node:url';
-import { migrate } from '../src/db/migrate.js';
-import { openPostgres } from '../src/db/postgres.js';
-import type { Database } from '../src/db/port.js';
-import { generateFundingRecords } from '../src/seed/v1-generator.js';
-import { generateJobChanges } from '../src/seed/v2-generator.js';
-import { ingest, type IngestKind, type IngestReport } from '../src/services/ingest.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { openPostgres } from '../src/platform/db/postgres.js';
+import type { Database } from '../src/platform/db/port.js';
+import { generateFundingRecords } from '../src/demo/v1-generator.js';
+import { generateJobChanges } from '../src/demo/v2-generator.js';
+import { ingest, type IngestKind, type IngestReport } from '../src/ingest/importer.js';
 import { ensureDatabase } from './database.js';
 
 export interface IngestBenchOptions {

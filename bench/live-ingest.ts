@@ -3,9 +3,9 @@
 // both (committed, 200). The records come from the seed generators, dated now, so they are the
 // newest and land on everyone's page 1.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../src/db/port.js';
-import { generateFundingRecords } from '../src/seed/v1-generator.js';
-import { generateJobChanges } from '../src/seed/v2-generator.js';
+import type { Queryable } from '../src/platform/db/port.js';
+import { generateFundingRecords } from '../src/demo/v1-generator.js';
+import { generateJobChanges } from '../src/demo/v2-generator.js';
 import { LatencyRecorder, percentile } from './stats.js';
 
 export const LIVE_RECORDS_PER_SECOND = 10;

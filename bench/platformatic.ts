@@ -1,9 +1,9 @@
-import type { Queryable } from '../src/db/port.js';
+import type { Queryable } from '../src/platform/db/port.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, runChecked, startService, waitUntilAnswering, type Service } from './processes.js';
-import { countryKey } from '../src/services/countries.js';
-import { labelKey } from '../src/services/normalize.js';
+import { countryKey } from '../src/catalog/countries.js';
+import { labelKey } from '../src/catalog/normalize.js';
 import { WORK_DIR } from './options.js';
 import type { V1Filter } from './realistic-paths.js';
 import { FILTER_VALUES } from './scenarios.js';

@@ -6,8 +6,8 @@
 // lookups) are drawn after the first ones, with a random sequence of their own, so the first lists
 // stay exactly what they were for the same data and seed.
 import { readFileSync } from 'node:fs';
-import { publishedRoundType } from '../src/datasets/funding-signals.js';
-import type { Queryable } from '../src/db/port.js';
+import { publishedRoundType } from '../src/catalog/datasets/funding-signals.js';
+import type { Queryable } from '../src/platform/db/port.js';
 import {
   ACQUISITION_SORT_FIELDS,
   COUNTRY_CATEGORIES,
@@ -16,13 +16,13 @@ import {
   INVESTOR_SORT_FIELDS,
   JOB_CHANGE_SORT_FIELDS,
   SORT_ORDERS,
-} from '../src/schemas/published-params.js';
-import { INVESTOR_TYPES } from '../src/schemas/v2.js';
-import { COUNTRY_CATEGORY_MEMBERS, countryCategory } from '../src/services/country-groups.js';
-import { countryCode, countryName } from '../src/services/countries.js';
-import { presetRange } from '../src/services/date-presets.js';
-import { labelKey, urlKey } from '../src/services/normalize.js';
-import { classifyRole, type RoleClassification } from '../src/services/role-classifier.js';
+} from '../src/catalog/schemas/published-params.js';
+import { INVESTOR_TYPES } from '../src/catalog/schemas/v2-schemas.js';
+import { COUNTRY_CATEGORY_MEMBERS, countryCategory } from '../src/catalog/country-groups.js';
+import { countryCode, countryName } from '../src/catalog/countries.js';
+import { presetRange } from '../src/catalog/date-presets.js';
+import { labelKey, urlKey } from '../src/catalog/normalize.js';
+import { classifyRole, type RoleClassification } from '../src/catalog/role-classifier.js';
 
 export type Family = 'v1' | 'v2';
 
@@ -156,7 +156,7 @@ export const BATCH_INPUTS = { min: 10, max: 100 } as const;
 /** Seed offset of the random sequence of the lists added since (2.2 list, batch lookups): the first lists keep theirs untouched. */
 const SECOND_SEED = 22;
 
-/** The published sort fields of each v2 endpoint (src/schemas/published-params.ts). */
+/** The published sort fields of each v2 endpoint (src/catalog/schemas/published-params.ts). */
 export const SORT_FIELDS: Readonly<Record<SignalRoute, readonly string[]>> = {
   investors: INVESTOR_SORT_FIELDS,
   'job-changes': JOB_CHANGE_SORT_FIELDS,
@@ -573,7 +573,7 @@ class V2Combinations {
 
   /**
    * Funding rounds as funding signals (2.2 list only), from a sampled round: its category, its
-   * country's code, its round label as the published round type it is served as (src/datasets/funding-signals.ts,
+   * country's code, its round label as the published round type it is served as (src/catalog/datasets/funding-signals.ts,
    * `publishedRoundType`: "growth equity" is "Private Equity", no label is "Other"), amount bounds
    * around its amount, a start date, words of its name.
    */

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database } from '../src/db/port.js';
+import type { Database } from '../src/platform/db/port.js';
 import { foundData, postgresVersion, type FoundData } from './database.js';
 import {
   ackSummary,

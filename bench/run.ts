@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import type { Database } from '../src/db/port.js';
+import type { Database } from '../src/platform/db/port.js';
 import { createBenchKey, postgresVersion, type Dataset } from './database.js';
 import {
   openRecordingReadModel,

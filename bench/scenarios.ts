@@ -1,9 +1,9 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { ReadModel } from '../src/services/read-model.js';
-import type { Dataset, StoredRow, ValidQuery } from '../src/datasets/dataset.js';
-import { funding, mA } from '../src/datasets/index.js';
-import type { FundingQuery } from '../src/schemas/v1.js';
-import { listSignalPage, listV1Page } from '../src/services/listing.js';
+import type { ReadModel } from '../src/read/read-model.js';
+import type { Dataset, StoredRow, ValidQuery } from '../src/catalog/dataset.js';
+import { funding, mA } from '../src/catalog/registry.js';
+import type { FundingQuery } from '../src/catalog/schemas/v1-schemas.js';
+import { listSignalPage, listV1Page } from '../src/read/listing.js';
 
 export interface Scenario {
   id: string;
@@ -15,7 +15,7 @@ export interface Scenario {
   callService: (readModel: ReadModel) => Promise<unknown>;
 }
 
-/** Values present in the generated data (see src/seed/v1-generator.ts). */
+/** Values present in the generated data (see src/demo/v1-generator.ts). */
 export const FILTER_VALUES = {
   category: 'fintech',
   country: 'US',

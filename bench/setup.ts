@@ -1,4 +1,4 @@
-import type { Database } from '../src/db/port.js';
+import type { Database } from '../src/platform/db/port.js';
 import { ensureDatabase, ensureDataset, openBenchDatabase, type Dataset } from './database.js';
 import { chooseLoadTool, type LoadTool } from './load.js';
 import { parseOptions, type BenchOptions, type PartDefaults } from './options.js';

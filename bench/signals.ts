@@ -5,11 +5,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database } from '../src/db/port.js';
-import { findAccountByReference } from '../src/db/queries/accounts.js';
-import { adjustCredits } from '../src/db/queries/credits.js';
-import { acquisitions, investors, jobChanges } from '../src/datasets/index.js';
-import type { SignalPage } from '../src/services/listing.js';
+import type { Database } from '../src/platform/db/port.js';
+import { findAccountByReference } from '../src/accounts/account-queries.js';
+import { adjustCredits } from '../src/accounts/credit-queries.js';
+import { acquisitions, investors, jobChanges } from '../src/catalog/registry.js';
+import type { SignalPage } from '../src/read/listing.js';
 import { createBenchKey, postgresVersion, type Dataset } from './database.js';
 import {
   openRecordingReadModel,

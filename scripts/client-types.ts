@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPglite } from '../src/db/pglite.js';
-import { withDateExamples } from '../src/http/docs.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { openPglite } from '../src/platform/db/pglite.js';
+import { withDateExamples } from '../src/platform/http/docs.js';
 
 export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../client/src/generated/openapi.ts', import.meta.url));
 

@@ -35,7 +35,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'filter-index-stale',
     bug: 'the filter index keeps a stale value: a record changed while a rebuild runs keeps its old version in the new main part',
-    file: 'src/filter-index/filter-index.ts',
+    file: 'src/read/filter-index/filter-index.ts',
     search: 'if (position >= 0) main.remove(position);',
     replace: 'if (position < -1) main.remove(position);',
     tests: ['test/filter-index/filter-index.test.ts'],
@@ -43,7 +43,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'catch-up-skip',
     bug: 'a catch-up skips a change: the read model applies every batch of the change log but its first entry',
-    file: 'src/services/read-model.ts',
+    file: 'src/read/read-model.ts',
     search: '    for (const change of changes) {\n      let ids = changed.get(change.dataset);',
     replace: '    for (const change of changes.slice(1)) {\n      let ids = changed.get(change.dataset);',
     tests: ['test/read-model/instances.test.ts'],
@@ -51,7 +51,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'feed-cursor',
     bug: "a feed cursor one entry too far: a full page's nextCursor points at the entry after its last item",
-    file: 'src/services/changes-feed.ts',
+    file: 'src/changes/feed.ts',
     search: '      found.length = limit;\n      next = found.at(-1)!.position;',
     replace: '      next = found.at(-1)!.position;\n      found.length = limit;',
     tests: ['test/changes/feed.test.ts'],
@@ -59,7 +59,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'signature-body-only',
     bug: 'the Standard Webhooks signature covers the body alone, not "id.timestamp.body"',
-    file: 'src/services/webhook-signing.ts',
+    file: 'src/webhooks/signing.ts',
     search: '.update(`${message.eventId}.${timestamp}.${message.body}`)',
     replace: '.update(message.body)',
     tests: ['test/webhooks/signing.test.ts'],
@@ -67,7 +67,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'count-mode-charged',
     bug: 'count mode is charged a credit like a page',
-    file: 'src/routes/v2/pricing.ts',
+    file: 'src/accounts/pricing-routes.ts',
     search: 'if (count) return { used: 0, remaining: await credits.balance(principal.accountId) };',
     replace: 'if (count) return { used: 1, remaining: await credits.charge(principal, endpoint) };',
     tests: ['test/v2/signals.test.ts'],
@@ -75,7 +75,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: '304-charged',
     bug: 'a 304 is charged: the credit is taken once the 304 has been sent (the client cannot see it; the ledger can)',
-    file: 'src/routes/v2/index.ts',
+    file: 'src/families/v2-api.ts',
     search: 'signalPageTag(services.entityTags, request, page))) return reply;',
     replace:
       'signalPageTag(services.entityTags, request, page)))\n        return settleCredits(services.credits, request, api.endpoint, false).then(() => reply);',
@@ -84,7 +84,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'webhook-active-after-retries',
     bug: 'a webhook is left active after the last retry of a delivery fails',
-    file: 'src/db/queries/webhooks.ts',
+    file: 'src/webhooks/queries.ts',
     search: 'active = CASE WHEN o.pause_reason IS NULL THEN w.active ELSE false END,',
     replace: 'active = w.active,',
     tests: ['test/webhooks/delivery.test.ts'],
@@ -92,7 +92,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'memory-rate-limit-window',
     bug: "the memory rate-limit store evicts keys by the caller's window, not each key's own",
-    file: 'src/infra/rate-limit-store.ts',
+    file: 'src/platform/infra/rate-limit-store.ts',
     search: 'if (last === undefined || last <= now - log.windowMs) this.logs.delete(key);',
     replace: 'if (last === undefined || last <= now - windowMs) this.logs.delete(key);',
     tests: ['test/account/security.test.ts'],
@@ -100,7 +100,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'dispatch-batch-cap',
     bug: 'the webhook dispatcher records the whole batch as done when it stops at its cap: the rest is never sent',
-    file: 'src/services/webhook-dispatcher.ts',
+    file: 'src/webhooks/dispatcher.ts',
     search: 'if (deliveries.length >= this.maxDeliveries) return { events, deliveries, through: change };',
     replace: 'if (deliveries.length >= this.maxDeliveries) return { events, deliveries, through: changes.at(-1)! };',
     tests: ['test/webhooks/dispatch-batch.test.ts'],
@@ -108,7 +108,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'paused-webhook-sent',
     bug: 'a paused webhook is claimed like an active one: its queued events are sent while it is off',
-    file: 'src/db/queries/webhooks.ts',
+    file: 'src/webhooks/queries.ts',
     search: 'WHERE next_attempt_at <= now() AND active AND deleted_at IS NULL',
     replace: 'WHERE next_attempt_at <= now() AND deleted_at IS NULL',
     tests: ['test/webhooks/delivery.test.ts'],
@@ -116,7 +116,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'address-range-172',
     bug: 'the refused range 172.16.0.0/12 narrowed to /16 (172.17.x, Docker, and 172.31.x, a default VPC, reachable)',
-    file: 'src/infra/address-ranges.ts',
+    file: 'src/webhooks/address-ranges.ts',
     search: "['172.16.0.0/12', 'a private address'],",
     replace: "['172.16.0.0/16', 'a private address'],",
     tests: ['test/webhooks/special-addresses.test.ts'],

@@ -1,34 +1,34 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import type { Database } from './db/port.js';
-import { V1_SHARED_SCHEMAS, V1Error } from './schemas/v1.js';
-import { ReadModel } from './services/read-model.js';
-import { KeyVerifier } from './services/key-verifier.js';
-import { v1Routes } from './routes/v1/index.js';
-import { v2Routes } from './routes/v2/index.js';
-import { accountRoutes } from './routes/account/index.js';
-import { adminRoutes } from './routes/admin/index.js';
-import { V2_SHARED_SCHEMAS } from './schemas/v2.js';
-import { WEBHOOK_SHARED_SCHEMAS } from './schemas/webhooks.js';
-import { CreditMeter } from './services/credits.js';
-import { MemoryRateLimitStore, type RateLimitStore } from './infra/rate-limit-store.js';
-import { createRedisClient, RedisRateLimitStore } from './infra/redis-rate-limit-store.js';
-import { ResilientRateLimitStore, type FallbackLogger } from './infra/resilient-rate-limit-store.js';
-import { AuthFailureLimiter, RateLimiter } from './services/rate-limits.js';
-import { UsageRecorder } from './services/usage.js';
-import { loadPasswordEstimator } from './services/passwords.js';
-import { Metrics } from './infra/metrics.js';
-import { operations, requestId } from './http/operations.js';
-import type { AppServices, Lifecycle } from './dependencies.js';
-import { clientErrorHandler, errorShapeFor, frameworkErrors, notFoundHandler } from './http/error-handling.js';
-import { registerDocs } from './http/docs.js';
-import { EntityTags } from './http/conditional.js';
-import { validatorCompiler } from './http/validation.js';
-import { HttpWebhookTransport, systemResolver, type HostResolver } from './infra/webhook-transport.js';
-import { WebhookDelivery } from './services/webhook-delivery.js';
-import { WebhookService } from './services/webhooks.js';
-import { keyringOf } from './services/secret-box.js';
-import { WebhookSecrets } from './services/webhook-secrets.js';
+import type { Database } from './platform/db/index.js';
+import { V1_SHARED_SCHEMAS, V1Error } from './catalog/index.js';
+import { ReadModel } from './read/index.js';
+import { KeyVerifier } from './accounts/index.js';
+import { v1Routes } from './families/index.js';
+import { v2Routes } from './families/index.js';
+import { accountRoutes } from './families/index.js';
+import { adminRoutes } from './ingest/index.js';
+import { V2_SHARED_SCHEMAS } from './catalog/index.js';
+import { WEBHOOK_SHARED_SCHEMAS } from './webhooks/index.js';
+import { CreditMeter } from './accounts/index.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './platform/infra/index.js';
+import { createRedisClient, RedisRateLimitStore } from './platform/infra/index.js';
+import { ResilientRateLimitStore, type FallbackLogger } from './platform/infra/index.js';
+import { AuthFailureLimiter, RateLimiter } from './accounts/index.js';
+import { UsageRecorder } from './accounts/index.js';
+import { loadPasswordEstimator } from './accounts/index.js';
+import { Metrics } from './platform/infra/index.js';
+import { operations, requestId } from './platform/http/index.js';
+import type { AppServices, Lifecycle } from './app-services.js';
+import { clientErrorHandler, errorShapeFor, frameworkErrors, notFoundHandler } from './platform/http/index.js';
+import { registerDocs } from './platform/http/index.js';
+import { EntityTags } from './platform/http/index.js';
+import { validatorCompiler } from './platform/http/index.js';
+import { HttpWebhookTransport, systemResolver, type HostResolver } from './webhooks/index.js';
+import { WebhookDelivery } from './webhooks/index.js';
+import { WebhookService } from './webhooks/index.js';
+import { keyringOf } from './platform/infra/index.js';
+import { WebhookSecrets } from './webhooks/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -134,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // and so does what Node's HTTP parser refuses before the framework sees it (431, 414, 400).
     clientErrorHandler,
   });
-  // Requests are checked by the validator ingested records go through (src/services/validation.ts).
+  // Requests are checked by the validator ingested records go through (src/catalog/validation.ts).
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('creditsCharged', 0);

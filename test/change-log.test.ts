@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { importCommand } from '../src/cli/ingest.js';
-import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../src/db/change-follower.js';
-import { migrate } from '../src/db/migrate.js';
-import type { Database, Queryable } from '../src/db/port.js';
-import { openPglite } from '../src/db/pglite.js';
-import { openPostgres } from '../src/db/postgres.js';
+import { importCommand } from '../src/cli/ingest-command.js';
+import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../src/changes/follower.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import type { Database, Queryable } from '../src/platform/db/port.js';
+import { openPglite } from '../src/platform/db/pglite.js';
+import { openPostgres } from '../src/platform/db/postgres.js';
 import {
   CHANGE_DATASETS,
   changeLogBounds,
@@ -22,11 +22,11 @@ import {
   type Change,
   type ChangeDataset,
   type ChangePosition,
-} from '../src/db/queries/change-log.js';
-import { encodeCursor, parseCursor } from '../src/services/change-cursor.js';
-import { pruneExpiredChanges } from '../src/services/change-log-retention.js';
-import { processInboxFile } from '../src/services/inbox.js';
-import { seedDatabase } from '../src/services/seed.js';
+} from '../src/changes/change-log-queries.js';
+import { encodeCursor, parseCursor } from '../src/changes/cursor.js';
+import { pruneExpiredChanges } from '../src/changes/retention.js';
+import { processInboxFile } from '../src/ingest/inbox.js';
+import { seedDatabase } from '../src/demo/seed.js';
 import { fundingRecord, investorRecord, jobChangeRecord, maRecord } from './fixtures.js';
 import { clearData, describeEach, freshSchema, testConfig } from './helpers.js';
 import { ADMIN_TOKEN, ndjson, run, startAdminApp, type AdminContext } from './ingest/support.js';

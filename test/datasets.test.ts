@@ -1,9 +1,9 @@
 // The dataset registry: every dataset it lists is served, ingested, versioned and documented under
 // its one name, with nothing else to register.
-import { CHANGE_DATASETS } from '../src/db/queries/change-log.js';
+import { CHANGE_DATASETS } from '../src/changes/change-log-queries.js';
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { DATASETS, datasetNamed, VIEWS } from '../src/datasets/index.js';
+import { DATASETS, datasetNamed, VIEWS } from '../src/catalog/registry.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from './helpers.js';
 import { ADMIN_TOKEN } from './ingest/support.js';
 

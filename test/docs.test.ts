@@ -15,9 +15,9 @@ import type { FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
 import ts from 'typescript';
 import { buildApp } from '../src/app.js';
-import { withCodeSamples } from '../src/http/code-samples.js';
-import { INGEST_CONTENT_TYPES } from '../src/routes/admin/index.js';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
+import { withCodeSamples } from '../src/platform/http/code-samples.js';
+import { INGEST_CONTENT_TYPES } from '../src/ingest/routes.js';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 import { describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
 import { SCREENSHOTS } from './account/chromium.js';
 

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { WEBHOOK_ERROR_CODES } from '../src/http/error-handling.js';
-import { V2_ERROR_CODES } from '../src/schemas/v2.js';
+import { WEBHOOK_ERROR_CODES } from '../src/catalog/errors.js';
+import { V2_ERROR_CODES } from '../src/catalog/schemas/v2-schemas.js';
 import { describeEach, startApp, type TestContext } from './helpers.js';
 
 const ERRORS_DOC = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');

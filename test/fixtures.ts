@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { Database } from '../src/db/port.js';
-import type { Dataset, RecordExtras, StoredRow } from '../src/datasets/dataset.js';
-import { acquisitions, funding, investors, jobChanges, mA } from '../src/datasets/index.js';
-import type { DealStatus, FundingRecord, MaRecord } from '../src/schemas/v1.js';
-import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/schemas/v2.js';
-import { startOfTodayUtc } from '../src/services/seed.js';
+import type { Database } from '../src/platform/db/port.js';
+import type { Dataset, RecordExtras, StoredRow } from '../src/catalog/dataset.js';
+import { acquisitions, funding, investors, jobChanges, mA } from '../src/catalog/registry.js';
+import type { DealStatus, FundingRecord, MaRecord } from '../src/catalog/schemas/v1-schemas.js';
+import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/catalog/schemas/v2-schemas.js';
+import { startOfTodayUtc } from '../src/demo/seed.js';
 
 let counter = 0;
 

@@ -3,12 +3,12 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../src/app.js';
 import { loadConfig, type Config, type Tier } from '../src/config.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPglite } from '../src/db/pglite.js';
-import { openPostgres } from '../src/db/postgres.js';
-import type { Database } from '../src/db/port.js';
-import { DATASETS } from '../src/datasets/index.js';
-import { createApiKey } from '../src/services/api-keys.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { openPglite } from '../src/platform/db/pglite.js';
+import { openPostgres } from '../src/platform/db/postgres.js';
+import type { Database } from '../src/platform/db/port.js';
+import { DATASETS } from '../src/catalog/registry.js';
+import { createApiKey } from '../src/accounts/api-keys.js';
 
 export interface Backend {
   name: 'pglite' | 'postgres';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, it } from 'node:test';
-import { migrate, type Migration } from '../src/db/migrate.js';
-import { openPostgres } from '../src/db/postgres.js';
-import type { Database } from '../src/db/port.js';
+import { migrate, type Migration } from '../src/platform/db/migrate.js';
+import { openPostgres } from '../src/platform/db/postgres.js';
+import type { Database } from '../src/platform/db/port.js';
 import { describeEach, describeNeeding, freshSchema, needsPostgres } from './helpers.js';
 
 // SQL a line-by-line reading gets wrong: "--" and ";" inside literals, a block comment holding a

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { setV1RateLimit } from '../src/db/queries/accounts.js';
-import { MemoryRateLimitStore } from '../src/infra/rate-limit-store.js';
-import { createRedisClient, RedisRateLimitStore } from '../src/infra/redis-rate-limit-store.js';
-import { ResilientRateLimitStore } from '../src/infra/resilient-rate-limit-store.js';
-import { generateApiKey } from '../src/services/api-keys.js';
+import { setV1RateLimit } from '../src/accounts/account-queries.js';
+import { MemoryRateLimitStore } from '../src/platform/infra/rate-limit-store.js';
+import { createRedisClient, RedisRateLimitStore } from '../src/platform/infra/redis-rate-limit-store.js';
+import { ResilientRateLimitStore } from '../src/platform/infra/resilient-rate-limit-store.js';
+import { generateApiKey } from '../src/accounts/api-keys.js';
 import { loadConfig } from '../src/config.js';
 import { backends, describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
 

@@ -8,7 +8,7 @@ import {
   type Department,
   type Position,
   type Seniority,
-} from '../src/services/role-classifier.js';
+} from '../src/catalog/role-classifier.js';
 
 type Row = readonly [title: string, position: Position | null, departments: readonly Department[], seniority: Seniority | null];
 

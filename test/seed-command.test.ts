@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { migrate } from '../src/db/migrate.js';
-import { openPostgres } from '../src/db/postgres.js';
-import { QueryTimeoutError } from '../src/db/port.js';
-import { analyzeTables } from '../src/db/queries/datasets.js';
-import { DATASETS } from '../src/datasets/index.js';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/services/seed.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { openPostgres } from '../src/platform/db/postgres.js';
+import { QueryTimeoutError } from '../src/platform/db/port.js';
+import { analyzeTables } from '../src/ingest/table-queries.js';
+import { DATASETS } from '../src/catalog/registry.js';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 import { freshSchema, needsPostgres } from './helpers.js';
 
 const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;

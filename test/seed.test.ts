@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
-import { generateFundingRecords, generateMaRecords } from '../src/seed/v1-generator.js';
-import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../src/seed/v2-generator.js';
-import { FundingRecord, MaRecord, V1_SHARED_SCHEMAS } from '../src/schemas/v1.js';
-import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/schemas/v2.js';
-import { DEMO_SEED, SCALES } from '../src/services/seed.js';
+import { generateFundingRecords, generateMaRecords } from '../src/demo/v1-generator.js';
+import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../src/demo/v2-generator.js';
+import { FundingRecord, MaRecord, V1_SHARED_SCHEMAS } from '../src/catalog/schemas/v1-schemas.js';
+import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/catalog/schemas/v2-schemas.js';
+import { DEMO_SEED, SCALES } from '../src/demo/seed.js';
 
 const AS_OF = new Date('2026-01-15T00:00:00Z');
 const take = <T>(items: Iterable<T>, n: number): T[] => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { buildApp } from '../src/app.js';
-import { migrate } from '../src/db/migrate.js';
-import { dailyUsage } from '../src/db/queries/usage.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { dailyUsage } from '../src/accounts/usage-queries.js';
 import { describeEach, makeKey, testConfig } from './helpers.js';
 
 describeEach('usage recording', (backend) => {

@@ -3,14 +3,14 @@
 // through the operator channel, so one implementation serves both.
 import { parseArgs } from 'node:util';
 import { TIERS, type Config, type Tier } from '../config.js';
-import { migrate } from '../db/migrate.js';
-import { findAccountByReference, listAccounts, setAccountTier, setV1RateLimit } from '../db/queries/accounts.js';
-import { listApiKeys, revokeApiKey } from '../db/queries/api-keys.js';
-import { createApiKey } from '../services/api-keys.js';
-import { CreditMeter } from '../services/credits.js';
-import { SCALES, seedDatabase, startOfTodayUtc, type Scale } from '../services/seed.js';
-import { DATASETS } from '../datasets/index.js';
-import { importCommand, watchCommand } from './ingest.js';
+import { migrate } from '../platform/db/index.js';
+import { findAccountByReference, listAccounts, setAccountTier, setV1RateLimit } from '../accounts/index.js';
+import { listApiKeys, revokeApiKey } from '../accounts/index.js';
+import { createApiKey } from '../accounts/index.js';
+import { CreditMeter } from '../accounts/index.js';
+import { SCALES, seedDatabase, startOfTodayUtc, type Scale } from '../demo/index.js';
+import { DATASETS } from '../catalog/index.js';
+import { importCommand, watchCommand } from './ingest-command.js';
 import { openUnmigrated, withStore, type CommandIo } from './io.js';
 
 /** Resolves to the exit status; a thrown Error is reported as "dealsignal: MESSAGE" with status 1. */

@@ -3,10 +3,10 @@
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
-import { migrate } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
-import type { Database } from '../db/port.js';
-import { discardAbandonedStages } from '../services/ingest.js';
+import { migrate } from '../platform/db/index.js';
+import { openDatabase } from '../platform/db/index.js';
+import type { Database } from '../platform/db/index.js';
+import { discardAbandonedStages } from '../ingest/index.js';
 import { describeStore } from './describe-store.js';
 
 export interface CommandIo {

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { describeStore } from './describe-store.js';
-import { checkArguments, COMMANDS, CREATE_STORE, UsageError, usageOf, wantsHelp } from './usage.js';
+import { checkArguments, COMMANDS, CREATE_STORE, UsageError, usageOf, wantsHelp } from './help-text.js';
 
 const USAGE = `Usage: dealsignal <command> [options]
 
@@ -102,7 +102,7 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   // Loaded only now: help and refused arguments answer without loading the server (a second saved per call).
-  const { StoreLockedError } = await import('../db/open.js');
+  const { StoreLockedError } = await import('../platform/db/open.js');
   if (command === 'serve') {
     const { serve } = await import('../server.js');
     const { values } = parseArgs({ args, options: { workers: { type: 'string' } } });
@@ -115,7 +115,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { isStoreCommand, STORE_COMMANDS } = await import('./commands.js');
-  const { runInServer } = await import('./channel.js');
+  const { runInServer } = await import('./operator-channel.js');
   const { processIo } = await import('./io.js');
   if (!isStoreCommand(command)) throw new Error(`"${command}" has no implementation`);
   if (!config.databaseUrl && !createStore && !embeddedStoreExists(config)) {

@@ -4,8 +4,8 @@
 // parameter it takes, so a model reads the API's own message when one is wrong.
 import type { CallOptions, DealSignal, QueryOf } from '@dealsignal/client';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { CHANGE_FEED_DATASETS, ChangesQuery, ChangesResponse } from '../schemas/changes.js';
-import { FundingQuery, FundingResponse, MaQuery, MaResponse, V1_SHARED_SCHEMAS } from '../schemas/v1.js';
+import { CHANGE_FEED_DATASETS, ChangesQuery, ChangesResponse } from '../changes/index.js';
+import { FundingQuery, FundingResponse, MaQuery, MaResponse, V1_SHARED_SCHEMAS } from '../catalog/index.js';
 import {
   AcquisitionsQuery,
   AcquisitionsResponse,
@@ -16,7 +16,7 @@ import {
   JobChangesQuery,
   JobChangesResponse,
   V2_SHARED_SCHEMAS,
-} from '../schemas/v2.js';
+} from '../catalog/index.js';
 
 /** A JSON Schema object as tools/list publishes it. */
 export interface ObjectSchema {

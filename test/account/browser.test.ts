@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate } from '../../src/platform/db/migrate.js';
 import { describeEach, testConfig } from '../helpers.js';
 import { insertInvestors, investorRecord } from '../fixtures.js';
 import { PASSWORD, uniqueEmail } from './web-client.js';

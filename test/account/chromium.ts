@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/db/migrate.js';
-import type { Database } from '../../src/db/port.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/port.js';
 import { backends, testConfig } from '../helpers.js';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.js';
 

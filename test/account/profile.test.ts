@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { setAccountTier, setV1RateLimit } from '../../src/db/queries/accounts.js';
-import { nextRefill } from '../../src/services/accounts.js';
-import { niceScale } from '../../src/web/chart.js';
-import { formatDate } from '../../src/web/format.js';
+import { setAccountTier, setV1RateLimit } from '../../src/accounts/account-queries.js';
+import { nextRefill } from '../../src/accounts/accounts.js';
+import { niceScale } from '../../src/accounts/portal/usage-chart.js';
+import { formatDate } from '../../src/platform/web/format.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { fundingRecord, insertFunding, insertInvestors, investorRecord } from '../fixtures.js';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.js';

@@ -3,11 +3,11 @@
 // test events, the delivery log with its cursor and redelivery; another account's webhook is a
 // 404 and a form without its CSRF token changes nothing.
 import assert from 'node:assert/strict';
-import type { WebhookRow } from '../../src/db/queries/webhooks.js';
+import type { WebhookRow } from '../../src/webhooks/queries.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { MemoryRateLimitStore, type RateLimitStore } from '../../src/infra/rate-limit-store.js';
-import { createRedisClient, RedisRateLimitStore } from '../../src/infra/redis-rate-limit-store.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/infra/rate-limit-store.js';
+import { createRedisClient, RedisRateLimitStore } from '../../src/platform/infra/redis-rate-limit-store.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { eventually, openedSecret } from '../webhooks/support.js';

@@ -24,13 +24,13 @@ import {
   type WorkloadLists,
   type WorkloadPath,
 } from '../../bench/realistic-paths.js';
-import { PUBLISHED_ROUND_TYPES } from '../../src/schemas/v2.js';
-import { COUNTRY_CATEGORIES, DATE_PRESETS, SORT_ORDERS } from '../../src/schemas/published-params.js';
-import { MAX_LOOKUP_INPUTS } from '../../src/schemas/lookup.js';
-import { generateFundingRecords, generateMaRecords } from '../../src/seed/v1-generator.js';
-import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/seed/v2-generator.js';
-import { ingest } from '../../src/services/ingest.js';
-import type { Database } from '../../src/db/port.js';
+import { PUBLISHED_ROUND_TYPES } from '../../src/catalog/schemas/v2-schemas.js';
+import { COUNTRY_CATEGORIES, DATE_PRESETS, SORT_ORDERS } from '../../src/catalog/schemas/published-params.js';
+import { MAX_LOOKUP_INPUTS } from '../../src/catalog/schemas/lookup-schemas.js';
+import { generateFundingRecords, generateMaRecords } from '../../src/demo/v1-generator.js';
+import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/demo/v2-generator.js';
+import { ingest } from '../../src/ingest/importer.js';
+import type { Database } from '../../src/platform/db/port.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import { ADMIN_TOKEN, count } from '../ingest/support.js';
 

@@ -1,6 +1,6 @@
 // GET /api/v2/changes over HTTP, on both stores: items and their records, the data set filter,
 // paging and resuming, count mode, credits, the 400s and the 410, and resuming after a restart.
-import { adjustCredits } from '../../src/db/queries/credits.js';
+import { adjustCredits } from '../../src/accounts/credit-queries.js';
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
@@ -8,12 +8,12 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
-import { migrate } from '../../src/db/migrate.js';
-import type { Database } from '../../src/db/port.js';
-import { changeLogHead, comparePositions, pruneChangeLog } from '../../src/db/queries/change-log.js';
-import { encodeCursor, parseCursor } from '../../src/services/change-cursor.js';
-import { readChangesPage } from '../../src/services/changes-feed.js';
-import type { InvestorRecord } from '../../src/schemas/v2.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/port.js';
+import { changeLogHead, comparePositions, pruneChangeLog } from '../../src/changes/change-log-queries.js';
+import { encodeCursor, parseCursor } from '../../src/changes/cursor.js';
+import { readChangesPage } from '../../src/changes/feed.js';
+import type { InvestorRecord } from '../../src/catalog/schemas/v2-schemas.js';
 import { fundingRecord, investorRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { describeEach, makeKey, testConfig } from '../helpers.js';
 import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';

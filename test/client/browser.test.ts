@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/services/seed.js';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../account/chromium.js';
 import { backends, makeKey, startApp, type TestContext } from '../helpers.js';
 

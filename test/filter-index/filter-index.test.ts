@@ -10,7 +10,7 @@ import {
   type IndexRecord,
   type SortOrder,
   type Term,
-} from '../../src/filter-index/index.js';
+} from '../../src/read/filter-index/index.js';
 import { ReferenceIndex } from './reference.js';
 // Bounded property runs and failing assertions that report at once (also when run alone).
 import '../setup.js';

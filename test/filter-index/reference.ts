@@ -9,7 +9,7 @@ import {
   type QueryResult,
   type SortOrder,
   type Term,
-} from '../../src/filter-index/index.js';
+} from '../../src/read/filter-index/index.js';
 
 export class ReferenceIndex {
   private records = new Map<number, IndexRecord>();

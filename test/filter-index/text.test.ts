@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { collationKey, keyHash, searchWords } from '../../src/filter-index/index.js';
+import { collationKey, keyHash, searchWords } from '../../src/read/filter-index/index.js';
 // Bounded property runs and failing assertions that report at once (also when run alone).
 import '../setup.js';
 

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, beforeEach, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { importCommand, startInbox, watchCommand, type CommandIo } from '../../src/cli/ingest.js';
-import { migrate } from '../../src/db/migrate.js';
-import type { Database } from '../../src/db/port.js';
+import { importCommand, startInbox, watchCommand, type CommandIo } from '../../src/cli/ingest-command.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/port.js';
 import { fundingRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach, testConfig } from '../helpers.js';
-import { BATCH_ROWS } from '../../src/services/ingest.js';
+import { BATCH_ROWS } from '../../src/ingest/importer.js';
 import { count, ndjson, snapshot, WriteProbe } from './support.js';
 
 describeEach('dealsignal import and watch', (backend) => {

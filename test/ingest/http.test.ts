@@ -4,7 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { acquisitionRecord, fundingRecord, jobChangeRecord } from '../fixtures.js';
 import { clearData, describeEach, makeKey } from '../helpers.js';
-import { BATCH_ROWS } from '../../src/services/ingest.js';
+import { BATCH_ROWS } from '../../src/ingest/importer.js';
 import { ADMIN_TOKEN, count, ndjson, snapshot, startAdminApp, WriteProbe, type AdminContext } from './support.js';
 
 describeEach('POST /admin/ingest/:kind', (backend) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RecordReader, type InputFormat, type SplitItem } from '../../src/services/json-stream.js';
-import { isDate, isDateTime, isEmail, isUri, isUuid } from '../../src/services/formats.js';
+import { RecordReader, type InputFormat, type SplitItem } from '../../src/ingest/json-stream.js';
+import { isDate, isDateTime, isEmail, isUri, isUuid } from '../../src/catalog/formats.js';
 
 /** Everything the reader yields for an input cut into chunks of the given size. */
 function split(text: string | Buffer, chunkSize: number, format: InputFormat | 'auto' = 'auto', max = 1024 * 1024): SplitItem[] {

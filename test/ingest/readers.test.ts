@@ -10,9 +10,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/cli/io.js';
 import { loadConfig } from '../../src/config.js';
-import type { Database, Transaction } from '../../src/db/port.js';
-import { DATASETS } from '../../src/datasets/index.js';
-import { ingest } from '../../src/services/ingest.js';
+import type { Database, Transaction } from '../../src/platform/db/port.js';
+import { DATASETS } from '../../src/catalog/registry.js';
+import { ingest } from '../../src/ingest/importer.js';
 import { fundingRecord } from '../fixtures.js';
 import { clearData, describeEach, makeKey } from '../helpers.js';
 import { ADMIN_TOKEN, chunked, ndjson, snapshot, startAdminApp, WriteProbe, type AdminContext } from './support.js';
@@ -230,9 +230,9 @@ describe('an import interrupted by a crash, on the embedded store', () => {
     const fixtures = fileURLToPath(new URL('../fixtures.ts', import.meta.url));
     const script = `
       import { loadConfig } from ${JSON.stringify(src('config.js'))};
-      import { openDatabase } from ${JSON.stringify(src('db/open.js'))};
-      import { migrate } from ${JSON.stringify(src('db/migrate.js'))};
-      import { ingest } from ${JSON.stringify(src('services/ingest.js'))};
+      import { openDatabase } from ${JSON.stringify(src('platform/db/open.js'))};
+      import { migrate } from ${JSON.stringify(src('platform/db/migrate.js'))};
+      import { ingest } from ${JSON.stringify(src('ingest/importer.js'))};
       import { fundingRecord } from ${JSON.stringify(fixtures)};
       const db = await openDatabase(loadConfig({ DATA_DIR: ${JSON.stringify(dir)} }));
       await migrate(db);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import type { Database } from '../../src/db/port.js';
-import { migrate } from '../../src/db/migrate.js';
-import { BATCH_ROWS, ingest, UnknownKindError, type IngestKind } from '../../src/services/ingest.js';
-import { generateFundingRecords, generateMaRecords } from '../../src/seed/v1-generator.js';
-import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/seed/v2-generator.js';
+import type { Database } from '../../src/platform/db/port.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import { BATCH_ROWS, ingest, UnknownKindError, type IngestKind } from '../../src/ingest/importer.js';
+import { generateFundingRecords, generateMaRecords } from '../../src/demo/v1-generator.js';
+import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/demo/v2-generator.js';
 import { acquisitionRecord, fundingRecord, investorRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach } from '../helpers.js';
 import { chunked, count, ndjson, run, snapshot, WriteProbe } from './support.js';

@@ -2,9 +2,9 @@
 import { Readable, Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
-import type { Database, Transaction } from '../../src/db/port.js';
-import { DATASETS } from '../../src/datasets/index.js';
-import { ingest, type IngestOptions, type IngestReport } from '../../src/services/ingest.js';
+import type { Database, Transaction } from '../../src/platform/db/port.js';
+import { DATASETS } from '../../src/catalog/registry.js';
+import { ingest, type IngestOptions, type IngestReport } from '../../src/ingest/importer.js';
 import { startApp, type Backend } from '../helpers.js';
 
 /**

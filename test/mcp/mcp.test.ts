@@ -7,12 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { adjustCredits } from '../../src/db/queries/credits.js';
-import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/datasets/index.js';
-import { ChangesQuery } from '../../src/schemas/changes.js';
-import { FundingSignalRecord } from '../../src/schemas/v2.js';
-import { generateApiKey } from '../../src/services/api-keys.js';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/services/seed.js';
+import { adjustCredits } from '../../src/accounts/credit-queries.js';
+import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/catalog/registry.js';
+import { ChangesQuery } from '../../src/changes/schemas.js';
+import { FundingSignalRecord } from '../../src/catalog/schemas/v2-schemas.js';
+import { generateApiKey } from '../../src/accounts/api-keys.js';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 
 const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;

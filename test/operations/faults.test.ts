@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/db/migrate.js';
-import { openPostgres } from '../../src/db/postgres.js';
-import type { Database } from '../../src/db/port.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import { openPostgres } from '../../src/platform/db/postgres.js';
+import type { Database } from '../../src/platform/db/port.js';
 import {
   backends,
   describeEach,

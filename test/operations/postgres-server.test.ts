@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 import { after, before, it } from 'node:test';
-import { openPostgres } from '../../src/db/postgres.js';
+import { openPostgres } from '../../src/platform/db/postgres.js';
 import { describeNeeding, needsPostgres } from '../helpers.js';
 
 const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/db/migrate.js';
-import type { Database } from '../../src/db/port.js';
-import type { Lifecycle } from '../../src/dependencies.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/port.js';
+import type { Lifecycle } from '../../src/app-services.js';
 import { describeEach, makeKey, testConfig } from '../helpers.js';
 
 const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;

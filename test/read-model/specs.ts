@@ -2,11 +2,11 @@
 // valid, filter fields moved), which values the stored data holds, and random list queries built
 // from those values, typed as the route's schema types them.
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { Database } from '../../src/db/port.js';
-import { whereClause, type WhereClause } from '../../src/db/queries/conditions.js';
-import type { Dataset, RecordExtras, StoredRow, ValidQuery } from '../../src/datasets/dataset.js';
-import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/datasets/index.js';
-import { MAX_PAGE, MAX_SAFE } from '../../src/schemas/common.js';
+import type { Database } from '../../src/platform/db/port.js';
+import { whereClause, type WhereClause } from '../../src/platform/db/conditions.js';
+import type { Dataset, RecordExtras, StoredRow, ValidQuery } from '../../src/catalog/dataset.js';
+import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/catalog/registry.js';
+import { MAX_PAGE, MAX_SAFE } from '../../src/catalog/schemas/common.js';
 import {
   DEAL_STATUSES,
   type DealStatus,
@@ -14,7 +14,7 @@ import {
   type FundingRecord,
   type MaQuery,
   type MaRecord,
-} from '../../src/schemas/v1.js';
+} from '../../src/catalog/schemas/v1-schemas.js';
 import {
   INVESTOR_TYPES,
   type AcquisitionSignalRecord,
@@ -25,7 +25,7 @@ import {
   type InvestorsQuery,
   type JobChangeRecord,
   type JobChangesQuery,
-} from '../../src/schemas/v2.js';
+} from '../../src/catalog/schemas/v2-schemas.js';
 import {
   ACQUISITION_SORT_FIELDS,
   DATE_PRESETS,
@@ -33,10 +33,10 @@ import {
   INVESTOR_SORT_FIELDS,
   JOB_CHANGE_SORT_FIELDS,
   type DatePreset,
-} from '../../src/schemas/published-params.js';
-import { countryName } from '../../src/services/countries.js';
-import { slugify } from '../../src/services/normalize.js';
-import { DEPARTMENTS, POSITIONS, SENIORITIES } from '../../src/services/role-classifier.js';
+} from '../../src/catalog/schemas/published-params.js';
+import { countryName } from '../../src/catalog/countries.js';
+import { slugify } from '../../src/catalog/normalize.js';
+import { DEPARTMENTS, POSITIONS, SENIORITIES } from '../../src/catalog/role-classifier.js';
 
 /** Random choices a query is built from (recorded and shrunk by fast-check), and the stored values. */
 export interface Draw {

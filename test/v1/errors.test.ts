@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import type { Database } from '../../src/db/port.js';
-import { revokeApiKey } from '../../src/db/queries/api-keys.js';
-import { generateApiKey } from '../../src/services/api-keys.js';
+import type { Database } from '../../src/platform/db/port.js';
+import { revokeApiKey } from '../../src/accounts/api-key-queries.js';
+import { generateApiKey } from '../../src/accounts/api-keys.js';
 import { backends, describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
 
 const V1_PATHS = ['/api/v1/funding', '/api/v1/m-a'];
@@ -196,7 +196,7 @@ describe('v1 unexpected failures', () => {
   it('answer 500 with a generic body: no message, stack or SQL leaks', async () => {
     const [pglite] = backends();
     const real = await pglite!.open();
-    const { migrate } = await import('../../src/db/migrate.js');
+    const { migrate } = await import('../../src/platform/db/migrate.js');
     await migrate(real);
     const { key } = await makeKey(real);
     // The key lookup works; once the app is built, the list request's query fails with an internal error.

@@ -6,7 +6,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/services/seed.js';
+import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import { fundingRecord, insertFunding, insertMa, maRecord } from '../fixtures.js';
 

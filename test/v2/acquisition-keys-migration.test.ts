@@ -1,16 +1,16 @@
 // Migration 012 gives the acquisition signals already stored the website and LinkedIn keys urlKey
-// gives (src/services/normalize.ts), exactly: the values SQL normalises the same way get them in
+// gives (src/catalog/normalize.ts), exactly: the values SQL normalises the same way get them in
 // the migration, every other row from urlKey itself before the index is built; and no change is
 // logged (the served documents did not change).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { it } from 'node:test';
 import fc from 'fast-check';
-import { loadMigrations, migrate } from '../../src/db/migrate.js';
-import type { Database } from '../../src/db/port.js';
-import { completeAcquisitionKeys } from '../../src/services/key-backfill.js';
-import { urlKey } from '../../src/services/normalize.js';
-import { ReadModel } from '../../src/services/read-model.js';
+import { loadMigrations, migrate } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/port.js';
+import { completeAcquisitionKeys } from '../../src/ingest/acquisition-key-backfill.js';
+import { urlKey } from '../../src/catalog/normalize.js';
+import { ReadModel } from '../../src/read/read-model.js';
 import { describeEach } from '../helpers.js';
 
 const BEFORE_012 = loadMigrations().filter((migration) => migration.name < '012');

@@ -3,7 +3,7 @@
 // alpha-2 and alpha-3 codes and English names, any case; an unknown value gets one message.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { EVENT_TYPES } from '../../src/schemas/webhooks.js';
+import { EVENT_TYPES } from '../../src/webhooks/schemas.js';
 import {
   fundingRecord,
   insertAcquisitions,

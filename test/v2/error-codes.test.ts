@@ -8,12 +8,12 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/db/migrate.js';
-import { DatabaseUnavailableError, type Database } from '../../src/db/port.js';
-import { pruneChangeLog } from '../../src/db/queries/change-log.js';
-import { V2_ERROR_CODES } from '../../src/schemas/v2.js';
-import { ERROR_STATUS, ERROR_V2_CODE, type ErrorCode } from '../../src/services/errors.js';
-import { generateApiKey } from '../../src/services/api-keys.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import { DatabaseUnavailableError, type Database } from '../../src/platform/db/port.js';
+import { pruneChangeLog } from '../../src/changes/change-log-queries.js';
+import { V2_ERROR_CODES } from '../../src/catalog/schemas/v2-schemas.js';
+import { ERROR_STATUS, ERROR_V2_CODE, type ErrorCode } from '../../src/catalog/errors.js';
+import { generateApiKey } from '../../src/accounts/api-keys.js';
 import { insertInvestors, investorRecord } from '../fixtures.js';
 import { describeEach, makeKey, testConfig } from '../helpers.js';
 

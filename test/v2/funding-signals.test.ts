@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { funding, fundingSignals } from '../../src/datasets/index.js';
-import { FUNDING_SIGNAL_NAMESPACE, fundingSignal, ROUND_LABELS, utcDate } from '../../src/datasets/funding-signals.js';
-import type { FundingRecord } from '../../src/schemas/v1.js';
-import { PUBLISHED_ROUND_TYPES } from '../../src/schemas/v2.js';
-import { ingest } from '../../src/services/ingest.js';
-import { uuidV5 } from '../../src/services/uuid.js';
+import { funding, fundingSignals } from '../../src/catalog/registry.js';
+import { FUNDING_SIGNAL_NAMESPACE, fundingSignal, ROUND_LABELS, utcDate } from '../../src/catalog/datasets/funding-signals.js';
+import type { FundingRecord } from '../../src/catalog/schemas/v1-schemas.js';
+import { PUBLISHED_ROUND_TYPES } from '../../src/catalog/schemas/v2-schemas.js';
+import { ingest } from '../../src/ingest/importer.js';
+import { uuidV5 } from '../../src/catalog/uuid.js';
 import { clearData, describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
 import { acquisitionRecord, fundingRecord, insertAcquisitions, insertFunding, insertRecords } from '../fixtures.js';
 import { publishedSchemasMissing, publishedValidator } from './published-schemas.js';

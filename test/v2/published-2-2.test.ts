@@ -4,13 +4,13 @@
 // before it without logging them as changed.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { loadMigrations, migrate } from '../../src/db/migrate.js';
-import type { Database } from '../../src/db/port.js';
-import { DATE_PRESETS, type DatePreset } from '../../src/schemas/published-params.js';
-import { COUNTRY_CATEGORY_MEMBERS } from '../../src/services/country-groups.js';
-import { presetRange } from '../../src/services/date-presets.js';
-import { ApiError } from '../../src/services/errors.js';
-import { compileWebhookFilters } from '../../src/services/webhook-filters.js';
+import { loadMigrations, migrate } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/port.js';
+import { DATE_PRESETS, type DatePreset } from '../../src/catalog/schemas/published-params.js';
+import { COUNTRY_CATEGORY_MEMBERS } from '../../src/catalog/country-groups.js';
+import { presetRange } from '../../src/catalog/date-presets.js';
+import { ApiError } from '../../src/catalog/errors.js';
+import { compileWebhookFilters } from '../../src/webhooks/event-filters.js';
 import {
   acquisitionRecord,
   fundingRecord,

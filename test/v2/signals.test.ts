@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { revokeApiKey } from '../../src/db/queries/api-keys.js';
-import { generateApiKey } from '../../src/services/api-keys.js';
+import { revokeApiKey } from '../../src/accounts/api-key-queries.js';
+import { generateApiKey } from '../../src/accounts/api-keys.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import {
   acquisitionRecord,

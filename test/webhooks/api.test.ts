@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
-import { Webhook as WebhookSchema } from '../../src/schemas/webhooks.js';
+import { Webhook as WebhookSchema } from '../../src/webhooks/schemas.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import { verifyBoth, type TestReceiver } from './receiver.js';
 import { webhookApi, webhookSuite, type WebhookApi } from './support.js';

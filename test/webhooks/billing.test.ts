@@ -5,7 +5,7 @@
 // a paused webhook keeps a bounded backlog and a deleted one none.
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
-import { adjustCredits } from '../../src/db/queries/credits.js';
+import { adjustCredits } from '../../src/accounts/credit-queries.js';
 import { acquisitionRecord, fundingRecord, insertAcquisitions, insertFunding } from '../fixtures.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { ok, type TestReceiver } from './receiver.js';

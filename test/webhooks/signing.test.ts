@@ -9,7 +9,7 @@ import {
   secretPreview,
   signDelivery,
   verifyPublishedSignature,
-} from '../../src/services/webhook-signing.js';
+} from '../../src/webhooks/signing.js';
 // Bounded property runs and failing assertions that report at once (also when run alone).
 import '../setup.js';
 

@@ -1,12 +1,12 @@
 // Webhook targets against the IANA special-purpose address registries (iana-special-purpose.json): the
-// refused list in src/infra/address-ranges.ts is exactly the registries' blocks that are not globally
+// refused list in src/webhooks/address-ranges.ts is exactly the registries' blocks that are not globally
 // reachable plus the blocks the table explains beyond them, and for every block the first address, the
 // last one and one inside are refused while the addresses just outside are let through.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { JUDGED_BY_EMBEDDED_IPV4, REFUSED_IPV4, REFUSED_IPV6 } from '../../src/infra/address-ranges.js';
-import { checkTarget, type HostResolver } from '../../src/infra/webhook-transport.js';
+import { JUDGED_BY_EMBEDDED_IPV4, REFUSED_IPV4, REFUSED_IPV6 } from '../../src/webhooks/address-ranges.js';
+import { checkTarget, type HostResolver } from '../../src/webhooks/transport.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import { webhookApi } from './support.js';
 

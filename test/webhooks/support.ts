@@ -2,12 +2,12 @@
 import { after, before, beforeEach } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
-import { changeLogHead, comparePositions } from '../../src/db/queries/change-log.js';
-import type { Database } from '../../src/db/port.js';
+import { changeLogHead, comparePositions } from '../../src/changes/change-log-queries.js';
+import type { Database } from '../../src/platform/db/port.js';
 import { makeKey, startApp, type Backend, type TestContext } from '../helpers.js';
 import { ok, startReceiver, type TestReceiver } from './receiver.js';
-import { keyringOf, open } from '../../src/services/secret-box.js';
-import { secretContext } from '../../src/services/webhook-secrets.js';
+import { keyringOf, open } from '../../src/platform/infra/secret-box.js';
+import { secretContext } from '../../src/webhooks/secrets.js';
 
 /** Fast retries and polling, loopback receivers allowed: what the delivery suites run with. */
 export const DELIVERY_ENV = {

@@ -10,7 +10,7 @@ import {
   type DeliveryRequest,
   type HostResolver,
   type TargetPolicy,
-} from '../../src/infra/webhook-transport.js';
+} from '../../src/webhooks/transport.js';
 
 /** A real HTTP receiver on a local port that counts what reaches it. */
 interface Receiver {

@@ -1,0 +1,30 @@
+/**
+ * One test on a column of a dataset's table. A dataset turns its filter into a list of these
+ * (all must hold); src/platform/db/conditions.ts writes them as SQL and the read model's filter index evaluates them. Values are already normalised the way the
+ * column was at write time (lower-cased keys, ISO timestamps).
+ */
+export type Condition<Row> =
+  /** column = value */
+  | { column: keyof Row & string; op: 'equals'; value: string }
+  /** column is one of values (a text column). */
+  | { column: keyof Row & string; op: 'in'; values: string[] }
+  /** column is none of values (a text column); a null column is none of them. */
+  | { column: keyof Row & string; op: 'notIn'; values: string[] }
+  /** column shares an element with values (a text[] column). */
+  | { column: keyof Row & string; op: 'overlaps'; values: string[] }
+  /** column shares no element with values (a text[] column); an empty or null one shares none. */
+  | { column: keyof Row & string; op: 'notOverlaps'; values: string[] }
+  /** column holds value (a text[] column). */
+  | { column: keyof Row & string; op: 'includes'; value: string }
+  /** column >= value */
+  | { column: keyof Row & string; op: 'atLeast'; value: string | number }
+  /** column < value */
+  | { column: keyof Row & string; op: 'below'; value: string | number }
+  /** column <= value (a null column is not) */
+  | { column: keyof Row & string; op: 'atMost'; value: string | number }
+  /**
+   * Some word of column starts with word. The column holds words joined by single spaces or
+   * hyphens (a slug, such as a funding round's name_path), reduced as `searchWords` reduces them
+   * (src/catalog/search-words.ts), and so does word.
+   */
+  | { column: keyof Row & string; op: 'wordPrefix'; word: string };

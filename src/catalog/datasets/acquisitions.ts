@@ -1,0 +1,137 @@
+// Acquisition signals: GET /api/v2/signals/acquisitions, ingest kind "acquisitions".
+import type { Condition } from '../conditions.js';
+import { generateAcquisitionSignals } from '../../demo/v2-generator.js';
+import { AcquisitionSignalRecord, AcquisitionsQuery, AcquisitionsResponse } from '../schemas/v2-schemas.js';
+import { countryKey } from '../countries.js';
+import { labelKey, splitList, urlKey } from '../normalize.js';
+import { companyIdentifiers, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
+import { defineDataset, type RowOrder } from '../dataset.js';
+import { countryKeys, queryWords, searchText, signalPaging, wordConditions } from '../query-filters.js';
+import { dateRange, excludedCountryKeys, sortOrder } from '../published-parameters.js';
+
+export interface AcquisitionFilter extends CompanyIdentifiers {
+  countryKeys: string[];
+  excludedCountryKeys: string[];
+  order?: RowOrder<AcquisitionRow>;
+  categoryKeys: string[];
+  words: string[];
+  from?: string;
+  before?: string;
+}
+
+/**
+ * The published sort fields on our columns. A signal has one date, lastUpdated (sort_at): it is
+ * both when it occurred and when it was discovered. It has no amount (every amount is unknown),
+ * so sort_by=amount lists the signals as occurred_at does.
+ */
+const SORT_COLUMNS = {
+  occurred_at: 'sort_at',
+  discovered_at: 'sort_at',
+  amount: 'sort_at',
+  employee_count: 'employee_count',
+} as const;
+
+export interface AcquisitionRow {
+  record_id: string;
+  category_key: string | null;
+  country_key: string | null;
+  search_text: string;
+  /** The company's website and LinkedIn page as urlKey normalises them (company_domain, company_linkedin_url). */
+  website_key: string | null;
+  linkedin_key: string | null;
+  /** employeeCount, what sort_by=employee_count orders by. */
+  employee_count: number | null;
+  sort_at: string;
+  doc: string | Buffer;
+}
+
+export const acquisitions = defineDataset<
+  'acquisitions',
+  typeof AcquisitionsQuery,
+  AcquisitionFilter,
+  typeof AcquisitionSignalRecord,
+  AcquisitionRow
+>({
+  name: 'acquisitions',
+  label: 'acquisition signals',
+  table: 'acquisition_signals',
+  record: AcquisitionSignalRecord,
+  query: AcquisitionsQuery,
+  api: {
+    family: 'v2',
+    path: '/signals/acquisitions',
+    endpoint: 'signals.acquisitions',
+    operationId: 'getAcquisitionSignals',
+    summary: 'Acquisition signals',
+    description: 'Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first.',
+    response: { ...AcquisitionsResponse, description: 'A page of records' },
+    paging: signalPaging,
+    exactMatch: namesCompanies,
+  },
+  filter: (query, context) => ({
+    countryKeys: countryKeys(query.countries),
+    excludedCountryKeys: excludedCountryKeys(query.exclude_countries),
+    categoryKeys: [...new Set(splitList(query.categories).map(labelKey))],
+    words: queryWords('search', query.search),
+    ...dateRange(query, context),
+    ...companyIdentifiers(query),
+    order: sortOrder<keyof typeof SORT_COLUMNS, AcquisitionRow>(query, SORT_COLUMNS, 'occurred_at'),
+  }),
+  conditions(filter) {
+    const conditions: Condition<AcquisitionRow>[] = [];
+    if (filter.countryKeys.length > 0) conditions.push({ column: 'country_key', op: 'in', values: filter.countryKeys });
+    if (filter.excludedCountryKeys.length > 0) {
+      conditions.push({ column: 'country_key', op: 'notIn', values: filter.excludedCountryKeys });
+    }
+    if (filter.categoryKeys.length > 0) {
+      conditions.push({ column: 'category_key', op: 'in', values: filter.categoryKeys });
+    }
+    if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
+    if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
+    conditions.push(...wordConditions<AcquisitionRow>('search_text', filter.words));
+    if (filter.domainKeys) conditions.push({ column: 'website_key', op: 'in', values: filter.domainKeys });
+    if (filter.linkedinKeys) conditions.push({ column: 'linkedin_key', op: 'in', values: filter.linkedinKeys });
+    return conditions;
+  },
+  order: (filter) => filter.order,
+  indexed: {
+    category_key: 'enum',
+    country_key: 'enum',
+    search_text: 'words',
+    website_key: 'key',
+    linkedin_key: 'key',
+    employee_count: 'number',
+  },
+  columns: [
+    { name: 'record_id', type: 'uuid' },
+    { name: 'category_key', type: 'text' },
+    { name: 'country_key', type: 'text' },
+    { name: 'search_text', type: 'text' },
+    { name: 'website_key', type: 'text' },
+    { name: 'linkedin_key', type: 'text' },
+    { name: 'employee_count', type: 'float8' },
+    { name: 'sort_at', type: 'timestamptz' },
+    { name: 'doc', type: 'text' },
+  ],
+  key: { column: 'record_id', type: 'uuid' },
+  extras: ['source_id'],
+  prepare: (record) => ({
+    record_id: record.id,
+    category_key: record.category === null ? null : labelKey(record.category),
+    country_key: countryKey(record.country),
+    search_text: searchText([record.companyName, record.industry]),
+    website_key: urlKey(record.website),
+    linkedin_key: urlKey(record.linkedinUrl),
+    employee_count: record.employeeCount,
+    sort_at: record.lastUpdated,
+    doc: JSON.stringify(record),
+  }),
+  ingestBatchRows: 1000,
+  seed: {
+    sizes: { demo: 1_000, large: 200_000 },
+    seedOffset: 4,
+    *generate(seed, count, asOf) {
+      for (const record of generateAcquisitionSignals(seed, count, asOf)) yield { record };
+    },
+  },
+});

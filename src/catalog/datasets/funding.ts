@@ -1,0 +1,149 @@
+// Venture funding rounds: GET /api/v1/funding, ingest kind "funding".
+import { generateFundingRecords } from '../../demo/v1-generator.js';
+import { FundingQuery, FundingRecord, FundingResponse, V1_RECORD_REFERENCES } from '../schemas/v1-schemas.js';
+import { labelKey, slugify, splitList } from '../normalize.js';
+import {
+  amountInRange,
+  COMPANY_COLUMNS,
+  COMPANY_INDEXED,
+  companyConditions,
+  companyFilter,
+  companyKeys,
+  v1Page,
+  type CompanyColumns,
+  type CompanyFilter,
+} from './v1-company-fields.js';
+import { defineDataset } from '../dataset.js';
+
+export interface FundingFilter extends CompanyFilter {
+  roundKeys: string[];
+  minAmount?: number;
+}
+
+/** A funding round as stored: the filter columns plus the served document. */
+export interface FundingRow extends CompanyColumns {
+  natural_key: string;
+  source_id: string | null;
+  name_path: string;
+  round_key: string | null;
+  funding_amount: number;
+  /** What v2 funding signals' sort_by=employee_count and founded_year order by (see companySize). */
+  employee_count: number | null;
+  founded_year: number | null;
+  doc: string | Buffer;
+}
+
+/**
+ * The company's size and age as funding signals serve them (employeeCount, foundedYear): the
+ * headcount of its latest historical_headcount entry (of entries of the same date, the last), and
+ * company_info.year_founded; null when absent.
+ */
+export function companySize(record: Partial<FundingRecord>): { employee_count: number | null; founded_year: number | null } {
+  let latest: { at: number; count: number } | null = null;
+  for (const entry of record.historical_headcount ?? []) {
+    const at = Date.parse(entry.date);
+    if (latest === null || at >= latest.at) latest = { at, count: entry.headcount };
+  }
+  const integer = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+  return { employee_count: integer(latest?.count), founded_year: integer(record.company_info?.year_founded) };
+}
+
+export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilter, typeof FundingRecord, FundingRow>({
+  name: 'funding',
+  label: 'funding rounds',
+  table: 'funding_rounds',
+  record: FundingRecord,
+  references: V1_RECORD_REFERENCES,
+  query: FundingQuery,
+  api: {
+    family: 'v1',
+    path: '/funding',
+    operationId: 'listFunding',
+    summary: 'Funding rounds, newest first',
+    description:
+      'Venture funding rounds sorted by `date_seen`, newest first (ties broken by a stable internal id), 20 a page. ' +
+      'Paging information is in the X-Total-Count, X-Page, X-Per-Page and Link headers.',
+    response: { ...FundingResponse, description: 'A page of funding rounds' },
+    params: (query) => ({
+      category: splitList(query.category),
+      round: splitList(query.round),
+      amount: query.amount ?? null,
+      date_from: query.date_from ?? null,
+      date_to: query.date_to ?? null,
+    }),
+    page: v1Page,
+    lookupExample: {
+      websites: ['https://www.lumly.com/', 'osiqlabs.com', 'no-such-company.example'],
+      linkedin_urls: ['linkedin.com/company/champlin-media'],
+    },
+  },
+  filter: (query) => ({
+    ...companyFilter(query),
+    roundKeys: splitList(query.round).map(labelKey),
+    minAmount: query.amount,
+  }),
+  conditions(filter) {
+    const conditions = companyConditions<FundingRow>(filter);
+    if (filter.roundKeys.length > 0) conditions.push({ column: 'round_key', op: 'in', values: filter.roundKeys });
+    if (filter.minAmount !== undefined) conditions.push({ column: 'funding_amount', op: 'atLeast', value: filter.minAmount });
+    return conditions;
+  },
+  indexed: {
+    round_key: 'enum',
+    funding_amount: 'number',
+    employee_count: 'number',
+    founded_year: 'number',
+    // The words of the company's slug: what v2 `search` matches (src/catalog/datasets/funding-signals.ts).
+    name_path: 'words',
+    ...COMPANY_INDEXED,
+  },
+  columns: [
+    { name: 'natural_key', type: 'text' },
+    { name: 'source_id', type: 'text' },
+    { name: 'name_path', type: 'text' },
+    { name: 'round_key', type: 'text' },
+    { name: 'funding_amount', type: 'bigint' },
+    { name: 'employee_count', type: 'float8' },
+    { name: 'founded_year', type: 'float8' },
+    ...COMPANY_COLUMNS,
+  ],
+  // A round has no id of its own: its source's id when the file gives one, else what tells rounds apart.
+  key: { column: 'natural_key', type: 'text' },
+  extras: ['source_id'],
+  check: (record) => amountInRange(record, 'funding_amount'),
+  prepare(record, extras, context) {
+    const namePath = record.name_path || slugify(record.company_name);
+    if (namePath === '' && extras.sourceId === null) {
+      return 'name_path: cannot be derived from company_name; send name_path or source_id';
+    }
+    // Without date_seen the round sorts at the start of the import's day, so importing the
+    // same file again that day finds it unchanged instead of moving it.
+    const sortAt = record.date_seen ?? context.dayStart;
+    const doc: FundingRecord = { ...record, name_path: namePath };
+    return {
+      natural_key: extras.sourceId
+        ? `source:${extras.sourceId}`
+        : `${namePath}|${labelKey(record.round_type ?? '')}|${sortAt.slice(0, 10)}`,
+      source_id: extras.sourceId,
+      name_path: namePath,
+      round_key: record.round_type === null ? null : labelKey(record.round_type),
+      funding_amount: record.funding_amount,
+      ...companySize(record),
+      ...companyKeys(record),
+      sort_at: sortAt,
+      doc: JSON.stringify(doc),
+    };
+  },
+  ingestBatchRows: 500,
+  seed: {
+    sizes: { demo: 5_000, large: 1_000_000 },
+    seedOffset: 0,
+    // A stable source id per generated round, so re-seeding on another day updates instead of adding.
+    *generate(seed, count, asOf) {
+      let index = 0;
+      for (const record of generateFundingRecords(seed, count, asOf)) {
+        yield { record, extras: { sourceId: `seed-${seed}-${index++}` } };
+      }
+    },
+  },
+});

@@ -1,0 +1,149 @@
+// Job change signals: GET /api/v2/signals/job-changes, ingest kind "job-changes".
+import type { Condition } from '../conditions.js';
+import { generateJobChanges } from '../../demo/v2-generator.js';
+import { JobChangeRecord, JobChangesQuery, JobChangesResponse } from '../schemas/v2-schemas.js';
+import { urlKey } from '../normalize.js';
+import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../role-classifier.js';
+import { defineDataset, type RowOrder } from '../dataset.js';
+import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey, wordConditions } from '../query-filters.js';
+import { dateRange, sortOrder } from '../published-parameters.js';
+
+export interface JobChangeFilter {
+  words: string[];
+  personKey?: string;
+  companyKey?: string;
+  positions: string[];
+  departments: string[];
+  seniorities: string[];
+  from?: string;
+  before?: string;
+  order?: RowOrder<JobChangeRow>;
+}
+
+/** The published sort fields on our columns (occurredAt is sort_at). */
+const SORT_COLUMNS = {
+  occurred_at: 'sort_at',
+  discovered_at: 'discovered_at',
+  person_name: 'person_name',
+  company_name: 'company_name',
+} as const;
+
+export interface JobChangeRow {
+  record_id: string;
+  position: string | null;
+  departments: string[];
+  seniority: string | null;
+  person_key: string | null;
+  company_key: string | null;
+  search_text: string;
+  /** What sort_by orders by besides sort_at: discoveredAt, and the names (the index orders by their collation keys). */
+  discovered_at: string;
+  person_name: string;
+  company_name: string;
+  sort_at: string;
+  doc: string | Buffer;
+}
+
+export const jobChanges = defineDataset<
+  'job-changes',
+  typeof JobChangesQuery,
+  JobChangeFilter,
+  typeof JobChangeRecord,
+  JobChangeRow
+>({
+  name: 'job-changes',
+  label: 'job changes',
+  table: 'job_changes',
+  record: JobChangeRecord,
+  query: JobChangesQuery,
+  api: {
+    family: 'v2',
+    path: '/signals/job-changes',
+    endpoint: 'signals.job-changes',
+    operationId: 'getJobChangeSignals',
+    summary: 'Job change signals',
+    description:
+      'People who changed role or company, newest `occurredAt` first. Positions, departments and seniorities are derived from ' +
+      '`newRole` when the signal is recorded; OR within one list, AND across lists. ' +
+      `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
+    response: { ...JobChangesResponse, description: 'A page of records' },
+    paging: signalPaging,
+  },
+  filter: (query, context) => ({
+    words: queryWords('search', query.search),
+    personKey: query.personLinkedinUrl === undefined ? undefined : urlFilterKey(query.personLinkedinUrl),
+    companyKey: query.companyLinkedinUrl === undefined ? undefined : urlFilterKey(query.companyLinkedinUrl),
+    positions: allowedValues('positions', query.positions, POSITIONS),
+    departments: allowedValues('departments', query.departments, DEPARTMENTS),
+    seniorities: allowedValues('seniorities', query.seniorities, SENIORITIES),
+    ...dateRange(query, context),
+    order: sortOrder<keyof typeof SORT_COLUMNS, JobChangeRow>(query, SORT_COLUMNS, 'occurred_at'),
+  }),
+  conditions(filter) {
+    const conditions: Condition<JobChangeRow>[] = [];
+    if (filter.personKey !== undefined) conditions.push({ column: 'person_key', op: 'equals', value: filter.personKey });
+    if (filter.companyKey !== undefined) conditions.push({ column: 'company_key', op: 'equals', value: filter.companyKey });
+    if (filter.positions.length > 0) conditions.push({ column: 'position', op: 'in', values: filter.positions });
+    if (filter.departments.length > 0) {
+      conditions.push({ column: 'departments', op: 'overlaps', values: filter.departments });
+    }
+    if (filter.seniorities.length > 0) conditions.push({ column: 'seniority', op: 'in', values: filter.seniorities });
+    if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
+    if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
+    conditions.push(...wordConditions<JobChangeRow>('search_text', filter.words));
+    return conditions;
+  },
+  order: (filter) => filter.order,
+  indexed: {
+    discovered_at: 'number',
+    person_name: 'text',
+    company_name: 'text',
+    position: 'enum',
+    departments: 'multi',
+    seniority: 'enum',
+    person_key: 'key',
+    company_key: 'key',
+    search_text: 'words',
+  },
+  columns: [
+    { name: 'record_id', type: 'uuid' },
+    { name: 'position', type: 'text' },
+    { name: 'departments', type: 'text[]' },
+    { name: 'seniority', type: 'text' },
+    { name: 'person_key', type: 'text' },
+    { name: 'company_key', type: 'text' },
+    { name: 'search_text', type: 'text' },
+    { name: 'discovered_at', type: 'timestamptz' },
+    { name: 'person_name', type: 'text' },
+    { name: 'company_name', type: 'text' },
+    { name: 'sort_at', type: 'timestamptz' },
+    { name: 'doc', type: 'text' },
+  ],
+  key: { column: 'record_id', type: 'uuid' },
+  extras: ['source_id'],
+  prepare(record) {
+    const role = classifyRole(record.newRole);
+    return {
+      record_id: record.signalId,
+      position: role.position,
+      departments: role.departments,
+      seniority: role.seniority,
+      person_key: urlKey(record.personLinkedinUrl),
+      company_key: urlKey(record.companyLinkedinUrl),
+      search_text: searchText([record.personName, record.companyName, record.newRole, record.previousCompanyName]),
+      discovered_at: record.discoveredAt,
+      person_name: record.personName,
+      company_name: record.companyName,
+      sort_at: record.occurredAt,
+      doc: JSON.stringify(record),
+    };
+  },
+  ingestBatchRows: 2000,
+  seed: {
+    sizes: { demo: 10_000, large: 2_000_000 },
+    seedOffset: 3,
+    *generate(seed, count, asOf) {
+      for (const record of generateJobChanges(seed, count, asOf)) yield { record };
+    },
+  },
+});

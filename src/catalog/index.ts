@@ -1,0 +1,68 @@
+export { countryName } from './countries.js';
+export type { Dataset, RecordExtras, Scale, StoredRow, V1Api, ValidQuery, SignalApi, ExtraField, RowOrder } from './dataset.js';
+export { V1_PAGE_SIZE } from './datasets/v1-company-fields.js';
+export {
+  ApiError,
+  invalidParameter,
+  ERROR_V2_CODE,
+  errorCodeOf,
+  ERROR_STATUS,
+  jsonSyntaxProblem,
+  printable,
+  type ErrorCode,
+} from './errors.js';
+export { normaliseEmail, slugify, urlKey } from './normalize.js';
+export { allowedValues } from './query-filters.js';
+export { DATASET_NAMES, datasetNamed, isDatasetName, DATASETS, byDatasetName, VIEWS, type DatasetName } from './registry.js';
+export { ListString, Nullable, StringEnum, isListParam, LIST_PARAM } from './schemas/common.js';
+export {
+  LOOKUP_MAX_RECORD_BYTES,
+  LOOKUP_MAX_RESPONSE_BYTES,
+  LOOKUP_RECORDS_PER_INPUT,
+  LookupBody,
+  LookupResponse,
+  MAX_LOOKUP_INPUTS,
+  LOOKUP_FIELDS,
+  type LookupParams,
+} from './schemas/lookup-schemas.js';
+export {
+  V1_SHARED_SCHEMAS,
+  V1Error,
+  FundingRecord,
+  MaRecord,
+  FundingQuery,
+  FundingResponse,
+  MaQuery,
+  MaResponse,
+  DEAL_STATUSES,
+  type DealStatus,
+} from './schemas/v1-schemas.js';
+export {
+  V2Error,
+  V2_SHARED_SCHEMAS,
+  AcquisitionSignalRecord,
+  InvestorRecord,
+  JobChangeRecord,
+  AcquisitionsQuery,
+  AcquisitionsResponse,
+  FundingSignalsQuery,
+  FundingSignalsResponse,
+  InvestorsQuery,
+  InvestorsResponse,
+  JobChangesQuery,
+  JobChangesResponse,
+  type SignalEndpoint,
+  type Pagination,
+} from './schemas/v2-schemas.js';
+export { collationKey, keyHash, searchWords } from './search-words.js';
+export {
+  compileRecordChecker,
+  describeRecordProblems,
+  checkQueryValues,
+  compileRequestValidator,
+  fieldPath,
+} from './validation.js';
+export { WEBHOOK_ERROR_CODES, webhookErrorCode } from './errors.js';
+export type { ColumnSpec } from './table-columns.js';
+export type { ColumnKind } from './table-columns.js';
+export type { Condition } from './conditions.js';

@@ -1,0 +1,40 @@
+// The registry: every dataset the service serves, ingests and seeds. Routes, ingest, the inbox,
+// seed, the tests and the benchmarks iterate it; a new dataset is its module plus one line here
+// (and the migration that creates its table).
+import { acquisitions } from './datasets/acquisitions.js';
+import { funding } from './datasets/funding.js';
+import { fundingSignals } from './datasets/funding-signals.js';
+import { investors } from './datasets/investors.js';
+import { jobChanges } from './datasets/job-changes.js';
+import { mA } from './datasets/m-a.js';
+
+export const DATASETS = [funding, mA, investors, jobChanges, acquisitions] as const;
+
+/**
+ * Second endpoints over a dataset's records (src/catalog/dataset-view.ts): served like a dataset's own,
+ * stored, indexed, ingested and seeded only as their dataset.
+ */
+export const VIEWS = [fundingSignals] as const;
+
+export type AnyDataset = (typeof DATASETS)[number];
+export type DatasetName = AnyDataset['name'];
+
+export const DATASET_NAMES: readonly DatasetName[] = DATASETS.map((dataset) => dataset.name);
+
+export function isDatasetName(value: string): value is DatasetName {
+  return (DATASET_NAMES as readonly string[]).includes(value);
+}
+
+/** The dataset of that name; undefined for any other string. */
+export function datasetNamed(name: string): AnyDataset | undefined {
+  return DATASETS.find((dataset) => dataset.name === name);
+}
+
+export { acquisitions, funding, fundingSignals, investors, jobChanges, mA };
+export type { Dataset, RecordExtras, Scale, StoredRow } from './dataset.js';
+
+/** A value per dataset, by name. */
+export function byDatasetName<T>(value: (dataset: AnyDataset) => T): Readonly<Record<DatasetName, T>> {
+  // Every name gets its entry: the map runs over the whole registry.
+  return Object.fromEntries(DATASETS.map((dataset) => [dataset.name, value(dataset)])) as Record<DatasetName, T>;
+}

@@ -1,0 +1,461 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateString, ListString, MAX_PAGE, Nullable } from './common.js';
+import {
+  ACQUISITION_SORT_FIELDS,
+  amountBound,
+  CATEGORY_NOTE,
+  datePreset,
+  excludeCountries,
+  FUNDING_SORT_FIELDS,
+  INVESTOR_SORT_FIELDS,
+  JOB_CHANGE_SORT_FIELDS,
+  sortBy,
+  sortOrder,
+} from './published-params.js';
+
+export const INVESTOR_TYPES = ['vc', 'angel', 'pe', 'corporate', 'accelerator', 'family_office', 'fund', 'government'] as const;
+
+// ---------- records (the published contract's shapes) ----------
+
+export const InvestorRecord = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String({ minLength: 1 }),
+    investorType: Type.Union(INVESTOR_TYPES.map((t) => Type.Literal(t))),
+    country: Type.String({ description: 'Country name in English, e.g. "United States"' }),
+    city: Nullable(Type.String()),
+    state: Nullable(Type.String()),
+    description: Type.String(),
+    website: Type.String({ format: 'uri' }),
+    linkedinUrl: Nullable(Type.String({ format: 'uri' })),
+    twitterUrl: Nullable(Type.String({ format: 'uri' })),
+    foundedYear: Nullable(Type.Integer()),
+    teamSize: Nullable(Type.Integer()),
+    aum: Nullable(Type.Number({ description: 'Assets under management, USD' })),
+    investmentFocus: Type.Array(Type.String()),
+    investmentStage: Type.Array(Type.String()),
+    typicalCheckSize: Nullable(Type.Object({ min: Type.Number(), max: Type.Number() })),
+    portfolioCompaniesCount: Nullable(Type.Integer()),
+    notableInvestments: Type.Array(Type.String()),
+    activelyInvesting: Type.Boolean(),
+    lastInvestmentDate: Nullable(Type.String({ format: 'date' })),
+    lastUpdated: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Investor', title: 'Investor' },
+);
+export type InvestorRecord = Static<typeof InvestorRecord>;
+
+export const JobChangeRecord = Type.Object(
+  {
+    signalId: Type.String({ format: 'uuid' }),
+    personName: Type.String({ minLength: 1 }),
+    personLinkedinUrl: Type.String({ format: 'uri' }),
+    signalType: Type.Literal('job_change'),
+    occurredAt: Type.String({ format: 'date-time', description: 'When the change happened (UTC)' }),
+    discoveredAt: Type.String({ format: 'date-time', description: 'When the change was detected (UTC)' }),
+    companyName: Type.String({ minLength: 1, description: 'New employer' }),
+    companyLinkedinUrl: Type.String({ format: 'uri' }),
+    newRole: Type.String({ minLength: 1 }),
+    previousCompanyName: Nullable(Type.String()),
+  },
+  { $id: 'JobChangeSignal', title: 'JobChangeSignal' },
+);
+export type JobChangeRecord = Static<typeof JobChangeRecord>;
+
+export const AcquisitionSignalRecord = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    companyName: Type.String({ minLength: 1 }),
+    industry: Nullable(Type.String()),
+    country: Nullable(Type.String({ description: 'Country name in English' })),
+    category: Nullable(Type.String()),
+    website: Nullable(Type.String({ format: 'uri' })),
+    linkedinUrl: Nullable(Type.String({ format: 'uri' })),
+    employeeCount: Nullable(Type.Integer()),
+    revenue: Nullable(Type.String({ description: 'Revenue range, e.g. "10M-50M"' })),
+    foundedYear: Nullable(Type.Integer()),
+    description: Nullable(Type.String()),
+    acquisitionSignalScore: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
+    signalIndicators: Type.Array(Type.String()),
+    lastUpdated: Type.String({ format: 'date-time', description: 'The signal date' }),
+  },
+  { $id: 'AcquisitionSignal', title: 'AcquisitionSignal' },
+);
+export type AcquisitionSignalRecord = Static<typeof AcquisitionSignalRecord>;
+
+/** The published funding round types (FundingSignal.roundType), in the published order. */
+export const PUBLISHED_ROUND_TYPES = [
+  'Pre-Seed',
+  'Seed',
+  'Series A',
+  'Series B',
+  'Series C',
+  'Series D',
+  'Series E',
+  'Series F+',
+  'Bridge',
+  'Debt Financing',
+  'Grant',
+  'Convertible Note',
+  'Equity Crowdfunding',
+  'ICO',
+  'IPO',
+  'Private Equity',
+  'Venture',
+  'Angel',
+  'Corporate',
+  'Other',
+] as const;
+export type PublishedRoundType = (typeof PUBLISHED_ROUND_TYPES)[number];
+
+/** `match_confidence` on a record found by company_domain / company_linkedin_url (absent otherwise). */
+const MatchConfidence = Type.Optional(
+  Type.Literal('exact', {
+    description:
+      'Present only when the query names companies by `company_domain` or `company_linkedin_url`: "exact", the record ' +
+      "is one of those companies' (its website or LinkedIn page, normalised, equals a value sent)",
+  }),
+);
+
+/**
+ * A funding signal: the published record, made from a v1 funding round when it is served (see
+ * src/catalog/datasets/funding-signals.ts). Fields our rounds do not record are null, as published.
+ */
+export const FundingSignalRecord = Type.Object(
+  {
+    signalId: Type.String({ format: 'uuid', description: "Stable: derived from the round's natural key (UUID v5)" }),
+    match_confidence: MatchConfidence,
+    companyName: Type.String(),
+    roundType: Type.Unsafe<PublishedRoundType>({
+      type: 'string',
+      enum: [...PUBLISHED_ROUND_TYPES],
+      description: 'The published round type our round label maps to ("Other" for labels outside the table, and none)',
+    }),
+    fundingAmount: Nullable(Type.Number({ description: 'Amount in `fundingCurrency`' })),
+    fundingCurrency: Nullable(Type.String({ description: 'ISO 4217 code' })),
+    announcedDate: Nullable(Type.String({ format: 'date', description: 'The UTC date of the round (when it was seen)' })),
+    industry: Nullable(Type.String()),
+    country: Nullable(Type.String({ description: 'HQ country: its English name when recognised, else as recorded' })),
+    category: Nullable(Type.String({ description: 'Primary business category' })),
+    website: Nullable(Type.String({ format: 'uri' })),
+    linkedinUrl: Nullable(Type.String({ format: 'uri' })),
+    employeeCount: Nullable(Type.Integer({ description: 'The latest headcount recorded' })),
+    foundedYear: Nullable(Type.Integer()),
+    description: Nullable(Type.String()),
+    investorNames: Nullable(Type.Array(Type.String())),
+    leadInvestor: Nullable(Type.String({ description: 'Not recorded: null' })),
+    totalFundingToDate: Nullable(Type.Number({ description: 'Not recorded: null' })),
+    valuation: Nullable(Type.Number({ description: 'Not recorded: null' })),
+    useOfFunds: Nullable(Type.String({ description: 'Not recorded: null' })),
+    lastUpdated: Nullable(Type.String({ format: 'date-time', description: 'When the round was seen' })),
+  },
+  { $id: 'FundingSignal', title: 'FundingSignal' },
+);
+export type FundingSignalRecord = Static<typeof FundingSignalRecord>;
+
+// ---------- envelope ----------
+
+export const Pagination = Type.Object(
+  {
+    currentPage: Type.Integer({ minimum: 1 }),
+    totalPages: Type.Integer({ minimum: 0 }),
+    totalCount: Type.Integer({ minimum: 0, description: 'Exact number of matching records' }),
+    hasNextPage: Type.Boolean(),
+    hasPreviousPage: Type.Boolean(),
+  },
+  { $id: 'Pagination', title: 'Pagination' },
+);
+export type Pagination = Static<typeof Pagination>;
+
+export const SIGNAL_ENDPOINTS = ['signals.investors', 'signals.job-changes', 'signals.acquisitions', 'signals.funding'] as const;
+export type SignalEndpoint = (typeof SIGNAL_ENDPOINTS)[number];
+
+export const Meta = Type.Object(
+  {
+    endpoint: Type.Unsafe<SignalEndpoint>({ type: 'string', enum: [...SIGNAL_ENDPOINTS] }),
+    creditsUsed: Type.Integer({ minimum: 0, description: '1 per page of data; 0 in count mode' }),
+    creditsRemaining: Type.Integer({ minimum: 0, description: "The account's balance after this call" }),
+  },
+  { $id: 'Meta', title: 'Meta' },
+);
+
+/**
+ * The `code` of a v2 error, with its HTTP status: what a client branches on (the message may be
+ * reworded). Each entry of the error catalogue (src/catalog/errors.ts) has one. The webhooks API
+ * keeps the published webhooks codes (WebhookError).
+ */
+export const V2_ERROR_CODES = {
+  invalid_parameter: {
+    status: 400,
+    description:
+      'a parameter breaks its rule, is repeated, or is not one the endpoint takes; `param` names it (absent only for a ' +
+      'malformed URL path)',
+  },
+  invalid_api_key: { status: 401, description: 'the API key is missing, malformed, unknown or revoked' },
+  insufficient_credits: { status: 402, description: "the account's credits for this billing period are used up" },
+  forbidden: { status: 403, description: 'the key may not do this (no v2 endpoint answers it today)' },
+  not_found: { status: 404, description: 'no such path under /api/v2, or not with this method' },
+  method_not_allowed: {
+    status: 405,
+    description: 'the path does not take this method (not answered today: such requests are 404)',
+  },
+  conflict: { status: 409, description: 'the request conflicts with the current state (no v2 endpoint answers it today)' },
+  gone: {
+    status: 410,
+    description: "`since` is older than the change log's retention (`param` is `since`): resync from the list endpoints",
+  },
+  payload_too_large: {
+    status: 413,
+    description: 'the body is larger than the endpoint reads (no v2 endpoint but the webhooks API takes a body)',
+  },
+  request_timeout: { status: 408, description: "the request did not arrive in full within the server's request timeout" },
+  uri_too_long: { status: 414, description: 'the URL is longer than 4096 characters' },
+  unsupported_media_type: {
+    status: 415,
+    description: 'a body sent compressed (`Content-Encoding`) where the endpoint reads it as it is (no v2 endpoint today)',
+  },
+  rate_limited: {
+    status: 429,
+    description: 'the rate limit, or the limit of failed authentications from one address; retry after Retry-After seconds',
+  },
+  headers_too_large: { status: 431, description: "the request's headers are larger than 16 KiB" },
+  internal_error: { status: 500, description: 'an unexpected failure on our side, logged with the X-Request-Id' },
+  unavailable: {
+    status: 503,
+    description: 'the database is not answering, or the server is overloaded; retry after Retry-After seconds',
+  },
+} as const;
+export type V2ErrorCode = keyof typeof V2_ERROR_CODES;
+
+export const V2Error = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String({ description: 'What went wrong, in words (it may be reworded: branch on `code`)' }),
+    code: Type.Unsafe<V2ErrorCode>({
+      type: 'string',
+      enum: Object.keys(V2_ERROR_CODES),
+      description: `What went wrong, for a program to branch on:\n${Object.entries(V2_ERROR_CODES)
+        .map(([code, { status, description }]) => `- \`${code}\` (${status}): ${description}`)
+        .join('\n')}`,
+    }),
+    param: Type.Optional(
+      Type.String({
+        description:
+          'The query parameter at fault (e.g. `limit`, `countries`, `since`; a body field by its path), on every 400 ' +
+          'one parameter causes (when two conflict, the first the message names) and on the 410 (`since`); absent otherwise',
+        examples: ['limit'],
+      }),
+    ),
+  },
+  { $id: 'ErrorResponse', title: 'ErrorResponse' },
+);
+
+const envelope = <
+  T extends typeof InvestorRecord | typeof JobChangeRecord | typeof AcquisitionSignalRecord | typeof FundingSignalRecord,
+>(
+  record: T,
+) =>
+  Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(Type.Ref(record)),
+    pagination: Type.Ref(Pagination),
+    meta: Type.Ref(Meta),
+  });
+
+export const InvestorsResponse = envelope(InvestorRecord);
+export const JobChangesResponse = envelope(JobChangeRecord);
+export const AcquisitionsResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(Type.Intersect([Type.Ref(AcquisitionSignalRecord), Type.Object({ match_confidence: MatchConfidence })])),
+  pagination: Type.Ref(Pagination),
+  meta: Type.Ref(Meta),
+});
+export const FundingSignalsResponse = envelope(FundingSignalRecord);
+
+export const V2_SHARED_SCHEMAS = [
+  InvestorRecord,
+  JobChangeRecord,
+  AcquisitionSignalRecord,
+  FundingSignalRecord,
+  Pagination,
+  Meta,
+  V2Error,
+];
+
+// ---------- queries ----------
+
+const paging = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Records per page, 1 to 100' })),
+  count: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Count mode: `true` returns `data: []` with full pagination and costs no credits',
+    }),
+  ),
+};
+const search = (what: string) =>
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        `Words matched against ${what}: a record matches when every word is the start of a word there, ignoring case and ` +
+        'accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits.',
+    }),
+  );
+const countries = Type.Optional(
+  ListString({
+    description:
+      'Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, ' +
+      `\`United States\`), or country categories. ${CATEGORY_NOTE}`,
+    examples: ['US,GB,CA'],
+  }),
+);
+
+export const InvestorsQuery = Type.Object(
+  {
+    ...paging,
+    countries,
+    categories: Type.Optional(
+      ListString({ description: `Comma-separated investor types: ${INVESTOR_TYPES.join(', ')}`, examples: ['vc,angel'] }),
+    ),
+    search: search('the investor name or type'),
+    dateFrom: Type.Optional(DateString('Earliest date of the record (lastUpdated, UTC), inclusive')),
+    dateTo: Type.Optional(DateString('Latest date of the record (lastUpdated, UTC), inclusive')),
+    date_preset: datePreset('the record (lastUpdated)'),
+    exclude_countries: excludeCountries,
+    sort_by: sortBy(
+      INVESTOR_SORT_FIELDS,
+      'created_at',
+      'name: the name, case and accents ignored; created_at: lastUpdated; ticket_size_min, ticket_size_max: typicalCheckSize.min, .max',
+    ),
+    sort_order: sortOrder,
+  },
+  { additionalProperties: false },
+);
+export type InvestorsQuery = Static<typeof InvestorsQuery>;
+
+export const JobChangesQuery = Type.Object(
+  {
+    ...paging,
+    search: search('person name, company name, new role and previous company'),
+    personLinkedinUrl: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'Exact profile URL (scheme, www., trailing slash and case ignored)' }),
+    ),
+    companyLinkedinUrl: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'Exact company page URL (normalised the same way)' }),
+    ),
+    positions: Type.Optional(
+      ListString({
+        description: 'Comma-separated positions (OR); see the allowed values',
+        examples: ['cto,head of engineering'],
+      }),
+    ),
+    departments: Type.Optional(
+      ListString({ description: 'Comma-separated departments (OR)', examples: ['engineering,product'] }),
+    ),
+    seniorities: Type.Optional(ListString({ description: 'Comma-separated seniorities (OR)', examples: ['c_level,vp,head'] })),
+    dateFrom: Type.Optional(DateString('Earliest date of the change (occurredAt, UTC), inclusive')),
+    dateTo: Type.Optional(DateString('Latest date of the change (occurredAt, UTC), inclusive')),
+    date_preset: datePreset('the change (occurredAt)'),
+    sort_by: sortBy(
+      JOB_CHANGE_SORT_FIELDS,
+      'occurred_at',
+      'occurred_at: occurredAt; discovered_at: discoveredAt; person_name, company_name: personName, companyName, case and ' +
+        'accents ignored',
+    ),
+    sort_order: sortOrder,
+  },
+  { additionalProperties: false },
+);
+export type JobChangesQuery = Static<typeof JobChangesQuery>;
+
+/** v2 `company_domain` and `company_linkedin_url` (funding and acquisition signals): exact company lookups. */
+export const MAX_COMPANY_IDENTIFIERS = 50;
+const companyIdentifiers = {
+  company_domain: Type.Optional(
+    ListString({
+      minLength: 1,
+      maxLength: 4096,
+      description:
+        `Comma-separated company website domains, up to ${MAX_COMPANY_IDENTIFIERS} (one credit a page, as always): records of ` +
+        'any of these companies, each with `match_confidence: "exact"`. `novartis.com`, `www.novartis.com` and ' +
+        '`https://novartis.com/` are the same domain (scheme, "www.", query, trailing slash and case ignored); a value ' +
+        'that is not a domain is a 400 naming it. With `company_linkedin_url` too, a record must match both.',
+    }),
+  ),
+  company_linkedin_url: Type.Optional(
+    ListString({
+      minLength: 1,
+      maxLength: 4096,
+      description:
+        `Comma-separated LinkedIn company page URLs (linkedin.com/company/NAME), up to ${MAX_COMPANY_IDENTIFIERS}: records of ` +
+        'any of these companies, each with `match_confidence: "exact"`; normalised like `company_domain`. A URL that is ' +
+        'not a company page (a personal /in/ profile) is a 400 naming it.',
+    }),
+  ),
+};
+
+export const AcquisitionsQuery = Type.Object(
+  {
+    ...paging,
+    dateFrom: Type.Optional(DateString('Earliest signal date (lastUpdated, UTC), inclusive')),
+    dateTo: Type.Optional(DateString('Latest signal date (lastUpdated, UTC), inclusive')),
+    countries,
+    categories: Type.Optional(
+      ListString({ description: 'Comma-separated company categories, case-insensitive', examples: ['Technology,Healthcare'] }),
+    ),
+    search: search('company name and industry'),
+    ...companyIdentifiers,
+    date_preset: datePreset('the signal (lastUpdated)'),
+    exclude_countries: excludeCountries,
+    sort_by: sortBy(
+      ACQUISITION_SORT_FIELDS,
+      'occurred_at',
+      'occurred_at and discovered_at: lastUpdated, the signal date; employee_count: employeeCount; amount: the signals carry ' +
+        'no amount, so as occurred_at',
+    ),
+    sort_order: sortOrder,
+  },
+  { additionalProperties: false },
+);
+export type AcquisitionsQuery = Static<typeof AcquisitionsQuery>;
+
+export const FundingSignalsQuery = Type.Object(
+  {
+    ...paging,
+    dateFrom: Type.Optional(DateString('Earliest date of the round (announcedDate, UTC), inclusive')),
+    dateTo: Type.Optional(DateString('Latest date of the round (announcedDate, UTC), inclusive')),
+    countries,
+    categories: Type.Optional(
+      ListString({
+        description: "Comma-separated company categories, case-insensitive (the round's main category or any of its company's)",
+        examples: ['fintech,saas'],
+      }),
+    ),
+    round: Type.Optional(
+      ListString({
+        description:
+          `Comma-separated round types, case-insensitive: ${PUBLISHED_ROUND_TYPES.join(', ')}. Any other value is a 400 ` +
+          'naming it. Our round labels map to these as the README\'s table says ("Other": any other label, or none).',
+        examples: ['Seed,Series A'],
+      }),
+    ),
+    search: search("the company's name"),
+    ...companyIdentifiers,
+    date_preset: datePreset('the round (announcedDate)'),
+    exclude_countries: excludeCountries,
+    amount_min: amountBound('min', 1_000_000),
+    amount_max: amountBound('max', 50_000_000),
+    sort_by: sortBy(
+      FUNDING_SORT_FIELDS,
+      'occurred_at',
+      'occurred_at and discovered_at: the date the round was seen (announcedDate), its only date; amount: fundingAmount, ' +
+        'in its own currency; employee_count: employeeCount; founded_year: foundedYear',
+    ),
+    sort_order: sortOrder,
+  },
+  { additionalProperties: false },
+);
+export type FundingSignalsQuery = Static<typeof FundingSignalsQuery>;

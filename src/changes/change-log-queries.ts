@@ -1,0 +1,264 @@
+// The change log (migration 008): what changed in the document tables, in commit order. Triggers
+// write it; this module reads it by position and prunes it.
+import type { Database, Queryable } from '../platform/db/index.js';
+
+/** The data sets, by their names in src/datasets. */
+export const CHANGE_DATASETS = ['funding', 'm-a', 'investors', 'job-changes', 'acquisitions'] as const;
+export type ChangeDataset = (typeof CHANGE_DATASETS)[number];
+
+export type ChangeOp = 'created' | 'updated' | 'deleted';
+
+/**
+ * A place in the log: the commit sequence number of a transaction and the id of one of its
+ * entries. Positions order entries exactly as the log is read. The entry id may be 0: the
+ * position just before the transaction's first entry.
+ */
+export interface ChangePosition {
+  seq: number;
+  changeId: number;
+}
+
+/** Before the first entry ever written. */
+export const LOG_START: ChangePosition = Object.freeze({ seq: 0, changeId: 0 });
+
+export function comparePositions(a: ChangePosition, b: ChangePosition): number {
+  return a.seq !== b.seq ? Math.sign(a.seq - b.seq) : Math.sign(a.changeId - b.changeId);
+}
+
+export interface Change {
+  position: ChangePosition;
+  dataset: ChangeDataset;
+  /** The record's primary key in its table. */
+  id: number;
+  /**
+   * The record's natural key as text (the dataset's key column: funding's natural_key, the uuid of
+   * the others), logged with every operation (migration 010), so a deletion still names it. Null
+   * only for an entry written before 010 whose record was already gone then.
+   */
+  key: string | null;
+  op: ChangeOp;
+  /** When the writing transaction committed (all entries of a transaction share it). */
+  changedAt: Date;
+}
+
+export interface ChangeLogBounds {
+  /** The newest entry's position (or `pruned` when the log holds none). */
+  head: ChangePosition;
+  /** The newest entry removed by pruning; a reader behind it has missed entries. */
+  pruned: ChangePosition;
+}
+
+export interface BoundsRow {
+  pruned_seq: number;
+  pruned_change: number;
+  head_seq: number | null;
+  head_change: number | null;
+}
+
+// The newest numbered transaction is one backward step on the seq index, its last entry one
+// step on the log's key: a few buffer reads however long the log is.
+export const BOUNDS_SQL = `
+  SELECT (SELECT seq FROM change_log_pruned) AS pruned_seq, (SELECT change_id FROM change_log_pruned) AS pruned_change,
+         h.seq AS head_seq, h.change_id AS head_change
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT t.seq, (SELECT c.id FROM change_log c WHERE c.txid = t.txid ORDER BY c.id DESC LIMIT 1) AS change_id
+        FROM change_transactions t
+       WHERE t.seq IS NOT NULL
+       ORDER BY t.seq DESC
+       LIMIT 1) h ON true`;
+
+export function boundsOf(row: BoundsRow): ChangeLogBounds {
+  const pruned = { seq: row.pruned_seq, changeId: row.pruned_change };
+  const newest = row.head_seq === null ? undefined : { seq: row.head_seq, changeId: row.head_change ?? 0 };
+  return { pruned, head: newest && comparePositions(newest, pruned) > 0 ? newest : pruned };
+}
+
+/** The log's head and its pruned horizon, read in one snapshot. */
+export async function changeLogBounds(db: Queryable): Promise<ChangeLogBounds> {
+  const rows = await db.query<BoundsRow>(BOUNDS_SQL);
+  return boundsOf(rows[0]!);
+}
+
+/** The log's head: the position of the newest committed entry. */
+export async function changeLogHead(db: Queryable): Promise<ChangePosition> {
+  return (await changeLogBounds(db)).head;
+}
+
+interface ChangeRow {
+  pruned_seq: number;
+  pruned_change: number;
+  seq: number | null;
+  id: number | null;
+  dataset: ChangeDataset;
+  record_id: number;
+  record_key: string | null;
+  op: ChangeOp;
+  committed_at: Date;
+}
+
+// Entries after ($1, $2), at most $3, with the pruned horizon from the same snapshot. The
+// transactions come from the seq index and each one's entries from the log's key, each capped
+// at $3, so a batch reads about $3 entries wherever it starts, also inside a transaction of
+// millions. One transaction more than $3 is taken because the first may have nothing left.
+// The horizon comes from subqueries run once, not a join: joined, the planner multiplied the
+// estimate by its guess for the rows of an unanalysed table, past jit_above_cost, and compiling
+// the query took 50 ms where running it takes 1.
+const READ_SQL = `
+  SELECT (SELECT seq FROM change_log_pruned) AS pruned_seq, (SELECT change_id FROM change_log_pruned) AS pruned_change,
+         x.seq, x.id, x.dataset, x.record_id, x.record_key, x.op, x.committed_at
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT t.seq, c.id, c.dataset, c.record_id, c.record_key, c.op, t.committed_at
+        FROM (SELECT txid, seq, committed_at
+                FROM change_transactions
+               WHERE seq >= $1
+               ORDER BY seq
+               LIMIT $3 + 1) t
+       CROSS JOIN LATERAL (
+         SELECT c.id, c.dataset, c.record_id, c.record_key, c.op
+           FROM change_log c
+          WHERE c.txid = t.txid AND c.id > CASE WHEN t.seq = $1 THEN $2::bigint ELSE 0 END
+          ORDER BY c.id
+          LIMIT $3) c
+       ORDER BY t.seq, c.id
+       LIMIT $3) x ON true
+   ORDER BY x.seq, x.id`;
+
+export interface ChangeBatch {
+  changes: Change[];
+  /** The pruned horizon in the snapshot the changes were read in. */
+  pruned: ChangePosition;
+}
+
+/** Up to limit entries after a position, in log order. */
+export async function readChanges(db: Queryable, after: ChangePosition, limit: number): Promise<ChangeBatch> {
+  const rows = await db.query<ChangeRow>(READ_SQL, [after.seq, after.changeId, limit]);
+  const first = rows[0]!;
+  const changes: Change[] = [];
+  for (const row of rows) {
+    if (row.seq === null || row.id === null) continue;
+    changes.push({
+      position: { seq: row.seq, changeId: row.id },
+      dataset: row.dataset,
+      id: row.record_id,
+      key: row.record_key,
+      op: row.op,
+      changedAt: row.committed_at,
+    });
+  }
+  return { changes, pruned: { seq: first.pruned_seq, changeId: first.pruned_change } };
+}
+
+export interface PruneResult {
+  /** The pruned horizon after this run. */
+  pruned: ChangePosition;
+  removedChanges: number;
+  removedTransactions: number;
+}
+
+// Moves the horizon to the last entry of the newest transaction committed before $1. The oldest
+// transactions come first on the seq index, so finding the first one to keep reads only those to
+// remove. Commit times follow seq order (both are taken under the same lock) unless the clock
+// steps back, which at worst keeps some entries a little longer.
+const ADVANCE_HORIZON_SQL = `
+  WITH first_kept AS (
+    SELECT seq FROM change_transactions
+     WHERE seq IS NOT NULL AND committed_at >= $1
+     ORDER BY seq
+     LIMIT 1
+  ), last_removed AS (
+    SELECT t.seq, t.txid FROM change_transactions t
+     WHERE t.seq IS NOT NULL AND t.seq < coalesce((SELECT seq FROM first_kept), 9223372036854775807)
+     ORDER BY t.seq DESC
+     LIMIT 1
+  )
+  UPDATE change_log_pruned p
+     SET seq = l.seq,
+         change_id = coalesce((SELECT max(c.id) FROM change_log c WHERE c.txid = l.txid), 0)
+    FROM last_removed l
+   WHERE l.seq > p.seq`;
+
+// One chunk of entries at or below the horizon, after a position (the read above, bounded). Also
+// returns the newest transaction looked at, to step over transactions that have no entries left.
+const DELETE_CHANGES_SQL = `
+  WITH txs AS (
+    SELECT txid, seq FROM change_transactions
+     WHERE seq >= $1 AND seq <= $3
+     ORDER BY seq
+     LIMIT $4 + 1
+  ), doomed AS (
+    SELECT t.seq, c.txid, c.id
+      FROM txs t
+     CROSS JOIN LATERAL (
+       SELECT c.txid, c.id FROM change_log c
+        WHERE c.txid = t.txid AND c.id > CASE WHEN t.seq = $1 THEN $2::bigint ELSE 0 END
+        ORDER BY c.id
+        LIMIT $4) c
+     ORDER BY t.seq, c.id
+     LIMIT $4
+  ), gone AS (
+    DELETE FROM change_log c USING doomed d WHERE c.txid = d.txid AND c.id = d.id RETURNING c.id
+  )
+  SELECT (SELECT count(*)::int FROM gone) AS removed, (SELECT max(seq) FROM txs) AS scanned_seq, last.seq, last.id
+    FROM (SELECT 1) one
+    LEFT JOIN (SELECT seq, id FROM doomed ORDER BY seq DESC, id DESC LIMIT 1) last ON true`;
+
+// Transactions at or below the horizon whose entries are all gone.
+const DELETE_TRANSACTIONS_SQL = `
+  WITH doomed AS (
+    SELECT txid, seq FROM change_transactions WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3
+  ), gone AS (
+    DELETE FROM change_transactions t USING doomed d
+     WHERE t.txid = d.txid AND NOT EXISTS (SELECT 1 FROM change_log c WHERE c.txid = d.txid)
+    RETURNING t.seq
+  )
+  SELECT (SELECT count(*)::int FROM gone) AS removed, (SELECT max(seq) FROM doomed) AS seq`;
+
+export interface PruneOptions {
+  /** Entries (and transactions) removed per statement. */
+  chunkRows?: number;
+  /** Stops between chunks (shutdown); the next run carries on where this one stopped. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Removes the entries of transactions committed before `before`. The horizon moves first, in its
+ * own statement, so from then on a reader behind it is told it has missed entries while the rows
+ * go, in chunks (each its own statement: no long lock, no statement timeout). Safe to run from
+ * several instances at once.
+ */
+export async function pruneChangeLog(db: Database, before: Date, options: PruneOptions = {}): Promise<PruneResult> {
+  const chunkRows = options.chunkRows ?? 10_000;
+  await db.query(ADVANCE_HORIZON_SQL, [before]);
+  const { pruned } = await changeLogBounds(db);
+  let removedChanges = 0;
+  let from: ChangePosition = LOG_START;
+  for (;;) {
+    const rows = await db.query<{ removed: number; scanned_seq: number | null; seq: number | null; id: number | null }>(
+      DELETE_CHANGES_SQL,
+      [from.seq, from.changeId, pruned.seq, chunkRows],
+    );
+    const chunk = rows[0]!;
+    removedChanges += chunk.removed;
+    if (chunk.seq !== null && chunk.id !== null) from = { seq: chunk.seq, changeId: chunk.id };
+    else if (chunk.scanned_seq !== null && chunk.scanned_seq > from.seq)
+      from = { seq: chunk.scanned_seq, changeId: Number.MAX_SAFE_INTEGER };
+    else break;
+    if (options.signal?.aborted) return { pruned, removedChanges, removedTransactions: 0 };
+  }
+  let removedTransactions = 0;
+  let fromSeq = 0;
+  for (;;) {
+    const rows = await db.query<{ removed: number; seq: number | null }>(DELETE_TRANSACTIONS_SQL, [
+      fromSeq,
+      pruned.seq,
+      chunkRows,
+    ]);
+    const chunk = rows[0]!;
+    removedTransactions += chunk.removed;
+    if (chunk.seq === null || options.signal?.aborted) break;
+    fromSeq = chunk.seq;
+  }
+  return { pruned, removedChanges, removedTransactions };
+}

@@ -1,0 +1,1 @@
+export { openOperatorChannel, type OperatorChannel } from './operator-channel.js';

@@ -1,0 +1,89 @@
+// The deterministic synthetic data set: every dataset's generator, prepared and upserted as an
+// import would, in multi-row statements.
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Database } from '../platform/db/index.js';
+import { analyzeTables, countRows } from '../ingest/index.js';
+import type { Dataset, RecordExtras, Scale, StoredRow } from '../catalog/index.js';
+import { byDatasetName, DATASETS, type DatasetName } from '../catalog/index.js';
+
+export type { Scale };
+
+/** Records per dataset, by scale. */
+export const SCALES: Readonly<Record<Scale, Readonly<Record<DatasetName, number>>>> = {
+  demo: byDatasetName((dataset) => dataset.seed.sizes.demo),
+  large: byDatasetName((dataset) => dataset.seed.sizes.large),
+};
+
+/** The seed of the demo data set the server loads into an empty store. */
+export const DEMO_SEED = 42;
+
+export interface SeedOptions {
+  scale: Scale;
+  seed: number;
+  /** Reference date the synthetic history ends at; the same seed and date give the same data. */
+  asOf: Date;
+  batchSize?: number;
+  /** Load only the data sets whose table is empty (the server's first start). */
+  onlyEmpty?: boolean;
+  onProgress?: (dataset: DatasetName, done: number, total: number) => void;
+}
+
+/** Rows per dataset. */
+export type SeedCounts = Readonly<Record<DatasetName, number>>;
+
+async function seedDataset<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  db: Database,
+  dataset: Dataset<Q, F, R, Row>,
+  options: SeedOptions & { batchSize: number },
+  progress: (done: number, total: number) => void,
+): Promise<void> {
+  const total = dataset.seed.sizes[options.scale];
+  const context = { dayStart: options.asOf.toISOString() };
+  let batch: Row[] = [];
+  let done = 0;
+  const write = async () => {
+    await dataset.upsert(db, batch);
+    done += batch.length;
+    progress(done, total);
+    batch = [];
+  };
+  for (const { record, extras } of dataset.seed.generate(options.seed + dataset.seed.seedOffset, total, options.asOf)) {
+    const all: RecordExtras = { sourceId: null, status: 'completed', ...extras };
+    const row = dataset.prepare(record, all, context);
+    if (typeof row === 'string') throw new Error(`${dataset.name}: a generated record was refused: ${row}`);
+    batch.push(row);
+    if (batch.length === options.batchSize) await write();
+  }
+  if (batch.length > 0) await write();
+}
+
+/** Loads the synthetic data set in multi-row upserts. Idempotent: natural keys collapse re-runs. */
+export async function seedDatabase(db: Database, options: SeedOptions): Promise<SeedCounts> {
+  const batchSize = options.batchSize ?? 2_000;
+  const report = options.onProgress ?? (() => undefined);
+  const existing = options.onlyEmpty ? await countAll(db) : undefined;
+  for (const dataset of DATASETS) {
+    if (existing && existing[dataset.name] > 0) continue;
+    await dataset.open((typed) =>
+      seedDataset(db, typed, { ...options, batchSize }, (done, total) => report(dataset.name, done, total)),
+    );
+  }
+  await analyzeTables(
+    db,
+    DATASETS.map((dataset) => dataset.table),
+  );
+  return countAll(db);
+}
+
+export async function countAll(db: Database): Promise<SeedCounts> {
+  const counts = await countRows(
+    db,
+    DATASETS.map((dataset) => dataset.table),
+  );
+  return byDatasetName((dataset) => counts[DATASETS.indexOf(dataset)]!);
+}
+
+/** Today at 00:00 UTC: the default reference date, so a day's seeds are reproducible. */
+export function startOfTodayUtc(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}

@@ -1,0 +1,58 @@
+import type { ColumnSpec, Condition } from '../../catalog/index.js';
+
+/** The WHERE conditions of a statement, numbered $1..$n, with their parameters. */
+export interface WhereClause {
+  conditions: string[];
+  params: unknown[];
+}
+
+/** A LIKE pattern matching the text anywhere, with the user's % and _ taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** The SQL of one condition, with "?" for its parameter. */
+function sql<Row>(condition: Condition<Row>, type: ColumnSpec<Row>['type']): { test: string; value: unknown } {
+  const c = condition.column;
+  switch (condition.op) {
+    case 'equals':
+      return { test: `${c} = ?`, value: condition.value };
+    case 'in':
+      return { test: `${c} = ANY(?::text[])`, value: condition.values };
+    case 'notIn':
+      return { test: `(${c} IS NULL OR NOT ${c} = ANY(?::text[]))`, value: condition.values };
+    case 'overlaps':
+      return { test: `${c} && ?::text[]`, value: condition.values };
+    case 'notOverlaps':
+      return { test: `NOT coalesce(${c} && ?::text[], false)`, value: condition.values };
+    case 'includes':
+      return { test: `${c} @> ARRAY[?::text]`, value: condition.value };
+    case 'atLeast':
+      return { test: `${c} >= ?::${type}`, value: condition.value };
+    case 'below':
+      return { test: `${c} < ?::${type}`, value: condition.value };
+    case 'atMost':
+      return { test: `${c} <= ?::${type}`, value: condition.value };
+    case 'wordPrefix':
+      // A space before every word, the column's first included: " word" marks the start of one.
+      // Hyphens separate words too (slugs); searchWords never leaves one in a word.
+      return { test: `(' ' || translate(${c}, '-', ' ')) LIKE ?`, value: containsPattern(` ${condition.word}`) };
+  }
+}
+
+/**
+ * Writes a dataset's conditions as SQL, each "?" numbered as the next $n placeholder. The read
+ * path answers filters from the in-memory index; this is the same filter in plain SQL, what the
+ * index is checked against.
+ */
+export function whereClause<Row>(columns: readonly ColumnSpec<Row>[], conditions: readonly Condition<Row>[]): WhereClause {
+  const clause: WhereClause = { conditions: [], params: [] };
+  for (const condition of conditions) {
+    const column = columns.find((spec) => spec.name === condition.column);
+    if (!column) throw new Error(`no column ${condition.column} to filter on`);
+    const { test, value } = sql(condition, column.type);
+    clause.params.push(value);
+    clause.conditions.push(test.replace('?', `$${clause.params.length}`));
+  }
+  return clause;
+}

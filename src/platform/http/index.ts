@@ -1,0 +1,16 @@
+export { deferAdmission, mayBeNotModified, EntityTags, conditionalList, LIST_CACHE_CONTROL, notModified } from './conditional.js';
+export { registerDocs } from './docs.js';
+export { closeListenerAndDrain } from './drain.js';
+export {
+  clientErrorHandler,
+  errorShapeFor,
+  frameworkErrors,
+  notFoundHandler,
+  errorHandling,
+  v1ErrorShape,
+  v2ErrorShape,
+  jsonErrorShape,
+  type ErrorShape,
+} from './error-handling.js';
+export { operations, requestId } from './operations.js';
+export { validatorCompiler, checkRawQuery } from './validation-hook.js';

@@ -1,0 +1,102 @@
+// A dataset's filter as the in-memory index reads it: its conditions (src/platform/db/conditions.ts,
+// the same ones plain SQL evaluates) as index terms, and its stored rows as index records.
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Condition } from '../catalog/index.js';
+import type { IndexRow, IndexSource } from './queries.js';
+import type { ColumnSpec, IndexFilter, IndexRecord, SortOrder, Term } from './filter-index/index.js';
+import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
+
+type AnyCondition = Condition<Record<string, unknown>>;
+
+/** Any dataset, whatever its types: what the read model keeps per dataset. */
+export interface IndexedDataset {
+  name: string;
+  /** The index's columns. */
+  columns: ColumnSpec[];
+  /** Where the rows come from: the table and the types of the columns read. */
+  source: IndexSource;
+  indexFilter(conditions: readonly AnyCondition[]): IndexFilter;
+  /** A row order as the index takes it: undefined for its own (sort_at DESC, id DESC). */
+  indexOrder(order: { column: string; direction: RowOrder<unknown>['direction'] } | undefined): SortOrder | undefined;
+}
+
+/** Reads a condition on `sort_at` (a bound of the index's order) or on an indexed column (a term). */
+export function indexedDataset<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  dataset: Dataset<Q, F, R, Row>,
+): IndexedDataset {
+  const kinds = dataset.indexed as Readonly<Record<string, ColumnSpec['kind'] | undefined>>;
+  // Number columns are the amounts and counts pages are ordered by: the index keeps their order.
+  const columns = Object.entries(kinds).map(([name, kind]) => ({
+    name,
+    kind: kind!,
+    ...(kind === 'number' && { sorted: true }),
+  }));
+  const source: IndexSource = {
+    table: dataset.table,
+    columns: columns.map(({ name }) => {
+      const spec = dataset.columns.find((column) => column.name === name);
+      if (!spec) throw new Error(`${dataset.name}: indexed column ${name} is not a column of ${dataset.table}`);
+      return { name, type: spec.type };
+    }),
+  };
+  return {
+    name: dataset.name,
+    columns,
+    source,
+    indexFilter(conditions) {
+      let sortFrom = -Infinity;
+      let sortBefore = Infinity;
+      const terms: Term[] = [];
+      for (const condition of conditions) {
+        const column = condition.column;
+        if (column === 'sort_at') {
+          if (condition.op === 'atLeast') sortFrom = Math.max(sortFrom, Date.parse(String(condition.value)));
+          else if (condition.op === 'below') sortBefore = Math.min(sortBefore, Date.parse(String(condition.value)));
+          else throw new Error(`${dataset.name}: sort_at is filtered by atLeast or below, not ${condition.op}`);
+          continue;
+        }
+        const kind = kinds[column];
+        if (kind === undefined) throw new Error(`${dataset.name}: ${column} is filtered but not indexed`);
+        terms.push(term(condition, kind));
+      }
+      return { sortFrom, sortBefore, terms };
+    },
+    indexOrder(order) {
+      if (order === undefined) return undefined;
+      if (order.column === 'sort_at') return order.direction === 'desc' ? undefined : { direction: 'asc' };
+      const kind = kinds[order.column];
+      if (kind !== 'number' && kind !== 'text')
+        throw new Error(`${dataset.name}: ${order.column} is not indexed as number or text`);
+      return { column: order.column, direction: order.direction };
+    },
+  };
+}
+
+function term(condition: AnyCondition, kind: ColumnSpec['kind']): Term {
+  const { column } = condition;
+  switch (condition.op) {
+    case 'equals':
+    case 'includes':
+      return kind === 'key' ? { column, equals: condition.value } : { column, anyOf: [condition.value] };
+    case 'in':
+    case 'overlaps':
+      return { column, anyOf: condition.values };
+    case 'notIn':
+    case 'notOverlaps':
+      return { column, noneOf: condition.values };
+    case 'atLeast':
+      return { column, min: Number(condition.value) };
+    case 'atMost':
+      return { column, max: Number(condition.value) };
+    case 'wordPrefix':
+      return { column, words: [condition.word] };
+    case 'below':
+      throw new Error(`${column}: an upper bound is only supported on sort_at`);
+  }
+}
+
+/** A stored row's values as an index record. */
+export function indexRecord(row: IndexRow): IndexRecord {
+  const { id, sort_ms, ...values } = row;
+  return { id, sortAt: sort_ms, values };
+}

@@ -1,0 +1,294 @@
+// An in-memory index of one dataset's filter and sort values that answers any filter with the
+// exact total and any page of ids, in (sortAt DESC, id DESC) order, while records keep changing.
+//
+// Two parts: the main part (typed arrays and bitsets over positions sorted newest first, built in
+// one go) and the delta (records upserted since, kept as plain objects in order and checked one by
+// one). An upsert or removal tombstones the record's main position and puts the new version in the
+// delta; a rebuild folds the delta into a new main part in the background, in slices, while queries
+// keep using the current parts. Changes made while a build or rebuild runs are noted by id and
+// re-applied when the new main part is swapped in, so none is lost.
+import { finalize, Staging, stageRebuild } from './build.js';
+import { MainPart } from './base-columns.js';
+import { orderedPage } from './order.js';
+import {
+  comesBefore,
+  prepareFilter,
+  prepareOrder,
+  prepareRecord,
+  recordMatches,
+  resolveSchema,
+  type PreparedFilter,
+  type PreparedRecord,
+  type Schema,
+} from './records.js';
+import type { ColumnSpec, FilterIndexOptions, IndexFilter, IndexRecord, QueryResult, SortOrder } from './types.js';
+import { Slicer } from './time-slicer.js';
+
+/** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
+const DELTA_RECORD_BYTES = 256;
+
+export class FilterIndex {
+  private readonly schema: Schema;
+  private readonly rebuildAfter: number;
+  private readonly autoRebuild: boolean;
+  private readonly onRebuildError: ((error: unknown) => void) | undefined;
+  private readonly sliceMs: number;
+  private readonly selectiveShare: number;
+  private main: MainPart;
+  /** Records upserted since the main part was built, in (sortAt DESC, id DESC) order. */
+  private delta: PreparedRecord[] = [];
+  private readonly deltaById = new Map<number, PreparedRecord>();
+  /** Ids upserted or removed while a build or rebuild runs (null when none runs). */
+  private changedDuring: Set<number> | null = null;
+  private running: Promise<void> | null = null;
+  /** Delta records matching the current query, at its start (see matchDelta); reused by every query. */
+  private readonly hits: PreparedRecord[] = [];
+
+  constructor(columns: readonly ColumnSpec[], options: FilterIndexOptions = {}) {
+    this.schema = resolveSchema(columns);
+    this.rebuildAfter = options.rebuildAfter ?? 2_000;
+    this.autoRebuild = options.autoRebuild ?? true;
+    this.onRebuildError = options.onRebuildError;
+    this.sliceMs = options.sliceMs ?? 4;
+    this.selectiveShare = options.selectiveShare ?? 1 / 32;
+    if (!(this.rebuildAfter >= 1)) throw new RangeError(`rebuildAfter ${this.rebuildAfter} is below 1`);
+    if (!(this.sliceMs >= 0)) throw new RangeError(`sliceMs ${this.sliceMs} is below 0`);
+    if (!(this.selectiveShare >= 0)) throw new RangeError(`selectiveShare ${this.selectiveShare} is below 0`);
+    this.main = MainPart.empty(this.schema);
+  }
+
+  /** Records in the index. */
+  get size(): number {
+    return this.main.liveCount + this.delta.length;
+  }
+
+  /** Records upserted since the main part was built. */
+  get deltaSize(): number {
+    return this.delta.length;
+  }
+
+  /** The delta, or the records removed from the main part, have reached `rebuildAfter`. */
+  get needsRebuild(): boolean {
+    const { rebuildAfter } = this;
+    return this.delta.length >= rebuildAfter || this.main.removedCount >= rebuildAfter;
+  }
+
+  /** A build or rebuild is running. */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /**
+   * Replaces the contents with the records of `batches` (any order; of an id given twice, the
+   * last one counts), working in slices. Queries see the previous contents until it finishes;
+   * upserts and removals made meanwhile apply on top of the new contents.
+   */
+  async build(batches: AsyncIterable<readonly IndexRecord[]> | Iterable<readonly IndexRecord[]>): Promise<void> {
+    while (this.running !== null) await this.running.catch(() => undefined);
+    this.running = this.run(() => this.load(batches));
+    return this.running;
+  }
+
+  /**
+   * Folds the delta into a new main part in the background; resolves once it is in use. While a
+   * build or rebuild runs, returns that one.
+   */
+  rebuild(): Promise<void> {
+    this.running ??= this.run(() => this.merge());
+    return this.running;
+  }
+
+  /** Adds a record or replaces the one with the same id. */
+  upsert(record: IndexRecord): void {
+    const prepared = prepareRecord(this.schema, record);
+    this.discard(prepared.id);
+    this.delta.splice(this.deltaIndex(prepared), 0, prepared);
+    this.deltaById.set(prepared.id, prepared);
+    this.changedDuring?.add(prepared.id);
+    this.startRebuildIfNeeded();
+  }
+
+  /** Removes the record with this id; false when there was none. */
+  remove(id: number): boolean {
+    const found = this.discard(id);
+    this.changedDuring?.add(id);
+    this.startRebuildIfNeeded();
+    return found;
+  }
+
+  /**
+   * The records matching the filter: how many, and the ids of `limit` of them from `offset` in
+   * (sortAt DESC, id DESC) order, or in `order` (none past the end). Synchronous: about a
+   * millisecond for a million records in the index's own order (or its reverse); another order
+   * reads the sort value of every match (see order.ts).
+   */
+  query(filter: IndexFilter, offset: number, limit: number, order?: SortOrder): QueryResult {
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset ${offset} is not an integer >= 0`);
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit ${limit} is not an integer >= 0`);
+    const prepared = prepareFilter(this.schema, filter);
+    const sort = prepareOrder(this.schema, order);
+    const { main } = this;
+    const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
+    const hitCount = this.matchDelta(prepared);
+    const total = mainTotal + hitCount;
+    if (limit === 0 || offset >= total) return { total, ids: [] };
+    if (sort === null) return { total, ids: this.inOrder(mainTotal, hitCount, offset, limit) };
+    if (sort.kind === 'sortAt') {
+      // Oldest first: the default order read backwards.
+      const end = total - offset;
+      const start = Math.max(0, end - limit);
+      return { total, ids: this.inOrder(mainTotal, hitCount, start, end - start).reverse() };
+    }
+    return { total, ids: orderedPage(main, this.hits, hitCount, mainTotal, sort, offset, limit) };
+  }
+
+  /** Matches [offset, offset + limit) of the last evaluation in (sortAt DESC, id DESC) order; offset < total. */
+  private inOrder(mainTotal: number, hitCount: number, offset: number, limit: number): number[] {
+    const { main, hits } = this;
+    const ids: number[] = [];
+    // Where the main part's matches and the delta's interleave: delta hit d is preceded by the main
+    // matches at positions before it (a rank, no walk) and by d other hits. Find how many hits
+    // come before the offset by binary search, then merge from there.
+    const mainBefore = (hit: PreparedRecord) => main.countBefore(hit.sortAt, hit.id);
+    let lo = 0;
+    let hi = hitCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (main.rank(mainBefore(hits[mid]!)) + mid < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    let hit = lo;
+    let match = offset - hit;
+    let position = match < mainTotal ? main.select(match) : -1;
+    let hitAfter = hit < hitCount ? mainBefore(hits[hit]!) : Infinity;
+    while (ids.length < limit && (match < mainTotal || hit < hitCount)) {
+      if (match < mainTotal && position < hitAfter) {
+        ids.push(main.ids[position]!);
+        if (match + 1 < mainTotal) position = main.next(match, position);
+        match++;
+      } else {
+        ids.push(hits[hit]!.id);
+        hit++;
+        hitAfter = hit < hitCount ? mainBefore(hits[hit]!) : Infinity;
+      }
+    }
+    return ids;
+  }
+
+  /** Estimated memory held by the index, in bytes (typed arrays, strings, the delta). */
+  bytesUsed(): number {
+    return Object.values(this.bytesByColumn()).reduce((sum, bytes) => sum + bytes, 0);
+  }
+
+  /** bytesUsed() per column, with "(records)" for ids, order and scratch space and "(delta)". */
+  bytesByColumn(): Record<string, number> {
+    return { ...this.main.bytesByColumn(this.schema), '(delta)': this.delta.length * DELTA_RECORD_BYTES };
+  }
+
+  private startRebuildIfNeeded(): void {
+    if (!this.autoRebuild || this.running !== null || !this.needsRebuild) return;
+    const { onRebuildError } = this;
+    const job = this.rebuild();
+    if (onRebuildError !== undefined) job.catch(onRebuildError);
+  }
+
+  private async run(job: () => Promise<void>): Promise<void> {
+    try {
+      await job();
+    } finally {
+      this.running = null;
+      this.changedDuring = null;
+    }
+    this.startRebuildIfNeeded();
+  }
+
+  private async load(batches: AsyncIterable<readonly IndexRecord[]> | Iterable<readonly IndexRecord[]>): Promise<void> {
+    this.changedDuring = new Set();
+    const slicer = new Slicer(this.sliceMs);
+    const staging = new Staging(this.schema);
+    for await (const batch of batches) {
+      for (const record of batch) {
+        staging.add(prepareRecord(this.schema, record));
+        if (slicer.due(8)) await slicer.pause();
+      }
+    }
+    this.swap(await finalize(this.schema, staging, slicer));
+  }
+
+  private async merge(): Promise<void> {
+    this.changedDuring = new Set();
+    const slicer = new Slicer(this.sliceMs);
+    const base = this.main;
+    const staged = await stageRebuild(this.schema, base, base.removed.slice(), this.delta.slice(), slicer);
+    const { staging, idOrder, newRow, changeRows } = staged;
+    this.swap(await finalize(this.schema, staging, slicer, idOrder, { base, newRow, changeRows }));
+  }
+
+  /**
+   * Puts a new main part in use. It holds the records as they were when its build started; the
+   * ids changed since are removed from it and keep their current version (if any) in the delta.
+   */
+  private swap(main: MainPart): void {
+    const changed = this.changedDuring ?? new Set<number>();
+    this.changedDuring = null;
+    this.main = main;
+    this.delta = this.delta.filter((record) => changed.has(record.id));
+    this.hits.length = 0;
+    this.deltaById.clear();
+    for (const record of this.delta) this.deltaById.set(record.id, record);
+    for (const id of changed) {
+      const position = main.find(id);
+      if (position >= 0) main.remove(position);
+    }
+  }
+
+  /** Takes the record with this id out of both parts; false when it was in neither. */
+  private discard(id: number): boolean {
+    let found = false;
+    const position = this.main.find(id);
+    if (position >= 0) {
+      this.main.remove(position);
+      found = true;
+    }
+    const previous = this.deltaById.get(id);
+    if (previous !== undefined) {
+      this.delta.splice(this.deltaIndex(previous), 1);
+      this.deltaById.delete(id);
+      found = true;
+    }
+    return found;
+  }
+
+  /** Index of the first delta record not ordered before this one. */
+  private deltaIndex(record: PreparedRecord): number {
+    const { delta } = this;
+    let lo = 0;
+    let hi = delta.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const other = delta[mid]!;
+      if (comesBefore(other.sortAt, other.id, record.sortAt, record.id)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Puts the delta records matching the filter, in order, at the start of `hits`; returns how many. */
+  private matchDelta(filter: PreparedFilter): number {
+    const { delta, hits } = this;
+    let count = 0;
+    let lo = 0;
+    let hi = delta.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (delta[mid]!.sortAt >= filter.sortBefore) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < delta.length; i++) {
+      const record = delta[i]!;
+      if (record.sortAt < filter.sortFrom) break;
+      if (recordMatches(record, filter.conditions)) hits[count++] = record;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,108 @@
+// The public shapes of the filter index.
+
+/**
+ * How a column is indexed and filtered:
+ * - `enum`: one value (string or null) per record; filtered by `anyOf` (OR), or by `noneOf` (the
+ *   value is none of them: a null value matches).
+ * - `multi`: a set of values per record; `anyOf` matches a record having any of the values, `noneOf`
+ *   one having none of them (an empty set matches).
+ * - `number`: a number or null; filtered by `min` (value >= min) or `max` (value <= max); null never
+ *   matches. Pages may be ordered by it.
+ * - `key`: one or more high-cardinality strings per record (a website, LinkedIn keys); `equals` one of them.
+ * - `words`: free text (a string or several); `words` matches when every query word, reduced by
+ *   `searchWords`, is the start of some word of the record's text.
+ * - `text`: one string or null per record, never filtered: pages may be ordered by it, by its
+ *   `collationKey` (case and accents ignored).
+ */
+import type { ColumnKind } from '../../catalog/index.js';
+
+export type { ColumnKind };
+
+export interface ColumnSpec {
+  readonly name: string;
+  readonly kind: ColumnKind;
+  /**
+   * A `number` column pages are often ordered by: the index keeps its records in that order too
+   * (4 bytes a record), so such a page walks that order instead of reading every match's value.
+   * `text` columns always keep it.
+   */
+  readonly sorted?: boolean;
+}
+
+/**
+ * A column value: `enum` string | null; `multi` string[] | null; `number` number | null;
+ * `key` string | string[] | null; `words` string | string[] | null. A missing value is null.
+ * Values are indexed as given: the owner normalises them (case, URL form) the way it normalises filters.
+ */
+export type ColumnValue = string | number | null | undefined | readonly string[];
+
+export interface IndexRecord {
+  /** Primary key: an integer up to 2^53 (a bigint id that fits in a double). */
+  readonly id: number;
+  /** Sort and date-bound value (ms since the epoch); pages are in (sortAt DESC, id DESC) order. */
+  readonly sortAt: number;
+  /** Values by column name; names no column declares are ignored. */
+  readonly values: Readonly<Record<string, ColumnValue>>;
+}
+
+/**
+ * One condition. Lists are never empty (an empty list is rejected rather than read as "no
+ * constraint"); a value the index has never seen matches nothing. Several terms are ANDed, even on
+ * the same column. A `words` entry that reduces to no word at all ("--") adds no condition.
+ */
+export type Term =
+  | { readonly column: string; readonly anyOf: readonly string[] }
+  | { readonly column: string; readonly noneOf: readonly string[] }
+  | { readonly column: string; readonly min: number }
+  | { readonly column: string; readonly max: number }
+  | { readonly column: string; readonly equals: string }
+  | { readonly column: string; readonly words: readonly string[] };
+
+export interface IndexFilter {
+  /** Inclusive lower bound on sortAt. */
+  readonly sortFrom?: number;
+  /** Exclusive upper bound on sortAt. */
+  readonly sortBefore?: number;
+  readonly terms: readonly Term[];
+}
+
+/**
+ * The order of a page; without one, (sortAt DESC, id DESC). Without `column`, by sortAt and then id,
+ * both in `direction` (asc is the default order reversed). By a `number` or `text` column: records
+ * with a value first, by it (text by its collationKey) in `direction`, ties by id in the same
+ * direction; then the records without one (null), by id in the same direction.
+ */
+export interface SortOrder {
+  readonly column?: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+export interface QueryResult {
+  /** Every record matching the filter. */
+  total: number;
+  /** The ids of the requested page, in (sortAt DESC, id DESC) order, or the SortOrder asked for. */
+  ids: number[];
+}
+
+export interface FilterIndexOptions {
+  /**
+   * Pending changes (records upserted since the last rebuild, or records removed from it) at which
+   * `needsRebuild` turns true. Default 2,000. Every query checks the delta record by record (tens
+   * of ns each), while a rebuild costs about a second of CPU a million records, once: at a
+   * thousand queries a second and ten changes a second, a delta of a few thousand keeps the sum
+   * of both near its lowest.
+   */
+  rebuildAfter?: number;
+  /** Start `rebuild()` by itself once `needsRebuild` turns true (default true). */
+  autoRebuild?: boolean;
+  /** Called with an error of a rebuild started automatically; without it the error is thrown (an unhandled rejection). */
+  onRebuildError?: (error: unknown) => void;
+  /** Longest run of build or rebuild work between two turns of the event loop, in ms (default 4). */
+  sliceMs?: number;
+  /**
+   * A `key` or `words` condition matching at most this share of the records in the date range is
+   * evaluated from its own list of records, the other conditions checked record by record, instead
+   * of by bitset passes over the whole range (default 1/32: about one record per bitset word).
+   */
+  selectiveShare?: number;
+}

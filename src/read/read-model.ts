@@ -1,0 +1,324 @@
+// The read path: every list request is answered from an in-memory filter index per dataset (exact
+// total and the page's ids, src/filter-index) and the page's documents fetched by primary key.
+//
+// The index is built from one snapshot of the tables and kept current from the change log: each
+// request makes sure the index holds every change committed before it arrived, from any
+// instance, then answers. Documents not kept in memory are read together with the log's head in
+// one statement, and when the head is where the index stands the page is exact as of that
+// snapshot; when it moved, the new changes are applied and the page asked again. A page whose
+// documents are all kept waits for a catch-up read of the log, shared by concurrent requests.
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Database, Queryable } from '../platform/db/index.js';
+import { comparePositions, type Change, type ChangePosition } from '../changes/index.js';
+import type { Condition } from '../catalog/index.js';
+import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../changes/index.js';
+import { documentsWithHead, indexRowsAfter, indexRowsById } from './queries.js';
+import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
+import { indexedDataset, indexRecord, type IndexedDataset } from './dataset-index-filter.js';
+import { DATASETS } from '../catalog/index.js';
+import {
+  FilterIndex,
+  type FilterIndexOptions,
+  type IndexFilter,
+  type QueryResult,
+  type SortOrder,
+} from './filter-index/index.js';
+import { LRUCache } from 'lru-cache';
+import { completeAcquisitionKeys } from '../ingest/index.js';
+
+export interface ReadPage {
+  /** The page's records as one JSON array text. */
+  dataJson: string;
+  /** Every record matching the filter. */
+  total: number;
+}
+
+export interface ReadModelOptions {
+  /** Rows per statement while building (default 20,000). */
+  buildBatchRows?: number;
+  /** Change log entries applied per statement while catching up (default 5,000). */
+  changeBatch?: number;
+  /** Called with an error of a background index rebuild (the index keeps serving its current parts). */
+  onError?: (error: unknown) => void;
+  /** Memory for documents kept by id (default 32 MiB; 0 keeps none). */
+  documentCacheBytes?: number;
+  /** Passed to each dataset's FilterIndex (tests rebuild after a few changes to exercise it). */
+  index?: Omit<FilterIndexOptions, 'onRebuildError'>;
+}
+
+interface Part {
+  dataset: IndexedDataset;
+  index: FilterIndex;
+  /** Changes whenever the index's records change (never repeats): what its answers are kept under. */
+  version: number;
+}
+
+/** A filter's total and its first matches at one version of its dataset's index. */
+interface KeptAnswer {
+  version: number;
+  total: number;
+  ids: number[];
+}
+
+/**
+ * Matches kept per filter: enough for the first pages of any paging (5 v1 pages, one v2 page of
+ * 100), which is what clients exploring a filter ask for next; deeper pages are computed each time.
+ */
+const KEPT_MATCHES = 100;
+
+/** Versions of the dataset indexes, shared so that a rebuilt index never reuses one. */
+let versions = 0;
+
+/** Attempts at a page whose documents' snapshot is newer than the index; the last one is served as read. */
+const PAGE_ATTEMPTS = 3;
+
+export class ReadModel {
+  private parts = new Map<string, Part>();
+  /** Where the indexes stand in the change log: moved in the same turn as a batch is applied. */
+  private follower!: ChangeFollower;
+  private readonly buildBatchRows: number;
+  private readonly changeBatch: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly indexOptions: FilterIndexOptions;
+  /**
+   * Served documents by dataset and id, as of `position`: an entry is dropped in the same turn of
+   * the event loop as the position moves past a change of its record, so it is never stale.
+   */
+  private readonly documents: LRUCache<string, string> | undefined;
+  /**
+   * Recent answers of the index by filter, valid only at the version they were computed at: a
+   * change to a dataset gives its index a new version, so an answer is never served stale.
+   */
+  private readonly answers = new LRUCache<string, KeptAnswer>({
+    maxSize: 2_000_000,
+    sizeCalculation: (answer) => answer.ids.length + 16,
+  });
+  /** The names a dataset's documents are kept under in `documents`: the dataset's, and one per view served. */
+  private readonly cacheNames = new Map<string, Set<string>>();
+  /** The catch-up running now, and the one queued to start after it (see catchUp). */
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  private constructor(
+    private readonly db: Database,
+    options: ReadModelOptions,
+  ) {
+    this.buildBatchRows = options.buildBatchRows ?? 20_000;
+    this.changeBatch = options.changeBatch ?? 5_000;
+    this.onError = options.onError ?? (() => undefined);
+    this.indexOptions = { ...options.index, onRebuildError: this.onError };
+    const cacheBytes = options.documentCacheBytes ?? 32 * 1024 * 1024;
+    this.documents =
+      cacheBytes > 0 ? new LRUCache({ maxSize: cacheBytes, sizeCalculation: (doc: string) => doc.length + 64 }) : undefined;
+  }
+
+  /** Builds the indexes of every dataset from the tables; resolves once they can serve. */
+  static async open(db: Database, options: ReadModelOptions = {}): Promise<ReadModel> {
+    // Keys a migration left to the application are filled before anything is indexed.
+    await completeAcquisitionKeys(db);
+    const model = new ReadModel(db, options);
+    await model.load();
+    return model;
+  }
+
+  /** Records and estimated bytes per dataset, and the log position: for metrics and the README's figures. */
+  stats(): { position: ChangePosition; datasets: Record<string, { records: number; bytes: number }> } {
+    const datasets: Record<string, { records: number; bytes: number }> = {};
+    for (const [name, { index }] of this.parts) datasets[name] = { records: index.size, bytes: index.bytesUsed() };
+    return { position: this.follower.position, datasets };
+  }
+
+  /**
+   * The exact total of records meeting the conditions and `limit` of them from `offset`, newest
+   * first (sort_at DESC, id DESC) or in `order`, including every write committed before the call.
+   */
+  async page<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+    dataset: Dataset<Q, F, R, Row>,
+    conditions: readonly Condition<Row>[],
+    offset: number,
+    limit: number,
+    order?: RowOrder<Row>,
+  ): Promise<ReadPage> {
+    const indexed = this.part(dataset.name).dataset;
+    const filter = indexed.indexFilter(conditions);
+    const sort = indexed.indexOrder(order);
+    const filterKey = `${dataset.name}\u0000${JSON.stringify(filter)}${sort === undefined ? '' : `\u0000${JSON.stringify(sort)}`}`;
+    const table = dataset.table;
+    // A view (funding's v2 signals) serves its own form of each document, kept apart from the stored one.
+    const view = dataset.document;
+    const cached = this.cacheName(dataset.name, view?.name);
+    // Whether a catch-up started after this call has completed: the index then holds every write
+    // committed before the call, and so do the cached documents (see `documents`).
+    let current = false;
+    for (let attempt = 1; ; attempt++) {
+      const position = this.follower.position;
+      const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit, sort);
+      const found = new Map<number, string>();
+      const missing: number[] = [];
+      for (const id of ids) {
+        const doc = this.documents?.get(documentKey(cached, id));
+        if (doc === undefined) missing.push(id);
+        else found.set(id, doc);
+      }
+      if (missing.length === 0) {
+        if (current) return { total, dataJson: assemble(ids, found) };
+        await this.catchUp();
+        current = true;
+        continue;
+      }
+      const read = await documentsWithHead(this.db, table, missing, view && dataset.key.column);
+      const docs = view ? new Map([...read.docs].map(([id, doc]) => [id, view.serve(doc, read.keys.get(id)!)])) : read.docs;
+      for (const [id, doc] of docs) found.set(id, doc);
+      // The head read with the documents is where the index stood: nothing committed since, so
+      // the page is exact as of a snapshot taken after this call.
+      if (comparePositions(read.head, position) === 0) {
+        // Kept only if no change was applied meanwhile (one may concern these documents).
+        if (comparePositions(this.follower.position, position) === 0)
+          for (const [id, doc] of docs) this.documents?.set(documentKey(cached, id), doc);
+        return { total, dataJson: assemble(ids, found) };
+      }
+      if (attempt === PAGE_ATTEMPTS) return { total, dataJson: assemble(ids, found) };
+      // Writes committed since the index's position: apply them, then ask again.
+      await this.catchUp();
+      current = true;
+    }
+  }
+
+  /** Where a dataset's documents are kept, as stored or as a view serves them; every name is dropped on a change. */
+  private cacheName(dataset: string, view: string | undefined): string {
+    const name = view === undefined ? dataset : `${dataset}/${view}`;
+    const names = this.cacheNames.get(dataset) ?? new Set([dataset]);
+    this.cacheNames.set(dataset, names.add(name));
+    return name;
+  }
+
+  /** The filter's total and the ids of one page, from the kept answer when it is current and covers the page. */
+  private matches(part: Part, key: string, filter: IndexFilter, offset: number, limit: number, order?: SortOrder): QueryResult {
+    const kept = this.answers.get(key);
+    const end = offset + limit;
+    if (kept !== undefined && kept.version === part.version && (end <= kept.ids.length || kept.ids.length === kept.total)) {
+      return { total: kept.total, ids: kept.ids.slice(offset, end) };
+    }
+    if (end > KEPT_MATCHES) return part.index.query(filter, offset, limit, order);
+    const answer = part.index.query(filter, 0, KEPT_MATCHES, order);
+    this.answers.set(key, { version: part.version, total: answer.total, ids: answer.ids });
+    return { total: answer.total, ids: answer.ids.slice(offset, end) };
+  }
+
+  private part(name: string): Part {
+    const part = this.parts.get(name);
+    if (!part) throw new Error(`no read model for dataset ${name}`);
+    return part;
+  }
+
+  /**
+   * Applies every change committed before the call. Callers arriving while a catch-up runs wait
+   * for the next one (which starts after they arrived, so it sees their writes); all of them share it.
+   */
+  catchUp(): Promise<void> {
+    if (this.running === null) {
+      this.running = this.drain().finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    }
+    // A catch-up that fails (the database unreachable) fails those waiting for the next one too: one
+    // started after it would most likely fail the same way, and they answer at once instead of after two.
+    this.queued ??= this.running.then(
+      () => {
+        this.queued = null;
+        return this.catchUp();
+      },
+      (error: unknown) => {
+        this.queued = null;
+        throw error;
+      },
+    );
+    return this.queued;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      let changes: Change[];
+      try {
+        changes = await this.follower.peek();
+      } catch (error) {
+        if (!(error instanceof ChangeLogExpiredError)) throw error;
+        // Retention removed entries this instance had not applied: start again from the tables.
+        // The snapshot is taken after the call, so it holds every write before it.
+        await this.load();
+        return;
+      }
+      if (changes.length === 0) return;
+      await this.apply(changes);
+    }
+  }
+
+  /**
+   * Reads the changed records as they are now, then changes the indexes, the kept documents and
+   * the position in one turn of the event loop: a request never sees some of a batch applied, or a
+   * position ahead of it. A failed read leaves the position where it was, to read the batch again.
+   */
+  private async apply(changes: readonly Change[]): Promise<void> {
+    const changed = new Map<string, Set<number>>();
+    for (const change of changes) {
+      let ids = changed.get(change.dataset);
+      if (!ids) changed.set(change.dataset, (ids = new Set()));
+      ids.add(change.id);
+    }
+    const reads = [];
+    for (const [name, ids] of changed) {
+      const part = this.part(name);
+      reads.push({ part, ids, rows: await indexRowsById(this.db, part.dataset.source, [...ids]) });
+    }
+    for (const { part, ids, rows } of reads) {
+      part.version = ++versions;
+      for (const row of rows) part.index.upsert(indexRecord(row));
+      const kept = new Set(rows.map((row) => row.id));
+      for (const id of ids) {
+        if (!kept.has(id)) part.index.remove(id);
+        for (const name of this.cacheNames.get(part.dataset.name) ?? [part.dataset.name])
+          this.documents?.delete(documentKey(name, id));
+      }
+    }
+    this.follower.advance(changes.at(-1)!.position);
+  }
+
+  /** Builds every dataset's index from one snapshot and follows the log from that snapshot's head. */
+  private async load(): Promise<void> {
+    const parts = new Map<string, Part>();
+    const snapshot = await loadSnapshot(this.db, async (tx) => {
+      for (const dataset of DATASETS) {
+        const indexed = dataset.open(indexedDataset);
+        const index = new FilterIndex(indexed.columns, this.indexOptions);
+        await index.build(this.rows(tx, indexed));
+        parts.set(indexed.name, { dataset: indexed, index, version: ++versions });
+      }
+    });
+    this.parts = parts;
+    this.documents?.clear();
+    this.follower = new ChangeFollower(this.db, snapshot.head, { batchSize: this.changeBatch });
+  }
+
+  private async *rows(tx: Queryable, dataset: IndexedDataset): AsyncGenerator<ReturnType<typeof indexRecord>[]> {
+    let after = 0;
+    for (;;) {
+      const rows = await indexRowsAfter(tx, dataset.source, after, this.buildBatchRows);
+      if (rows.length === 0) return;
+      after = rows.at(-1)!.id;
+      yield rows.map(indexRecord);
+    }
+  }
+}
+
+const documentKey = (dataset: string, id: number) => `${dataset}:${id}`;
+
+/** The page's documents in the index's order, as one JSON array text (an id not found is left out). */
+function assemble(ids: readonly number[], docs: ReadonlyMap<number, string>): string {
+  const parts: string[] = [];
+  for (const id of ids) {
+    const doc = docs.get(id);
+    if (doc !== undefined) parts.push(doc);
+  }
+  return `[${parts.join(',')}]`;
+}

@@ -1,0 +1,18 @@
+export { WebhookDelivery } from './delivery.js';
+export {
+  formProblemSummary,
+  webhooksCard,
+  WEBHOOKS_ON_PROFILE,
+  type RedeliveryOutcome,
+  type TestOutcome,
+  type WebhooksSectionView,
+  type FieldProblem,
+  type WebhookFormValues,
+} from './pages.js';
+export { webhookPortalRoutes } from './portal-routes.js';
+export { pruneDeliveries } from './queries.js';
+export { webhookRoutes } from './routes.js';
+export { WEBHOOK_SHARED_SCHEMAS, WEBHOOK_BODY_LIMIT } from './schemas.js';
+export { WebhookSecrets } from './secrets.js';
+export { WebhookService } from './service.js';
+export { HttpWebhookTransport, systemResolver, type HostResolver } from './transport.js';
