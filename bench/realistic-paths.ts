@@ -483,7 +483,7 @@ interface Drawn {
 const categoryOfCode = (code: string) => COUNTRY_CATEGORIES.find((name) => COUNTRY_CATEGORY_MEMBERS[name].includes(code));
 
 /**
- * A code `countries` can ask for: `NA` is North America there, not Namibia (README "Country
+ * A code `countries` can ask for: `NA` is North America there, not Namibia (docs/api/v2.md, "Country
  * categories"), so a Namibian record cannot be asked for by code.
  */
 const askableCode = (code: string | undefined): code is string => code !== undefined && countryCategory(code) === undefined;

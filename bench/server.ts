@@ -21,7 +21,7 @@ export async function startDealsignal(databaseUrl: string, poolSize: number, wor
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
-      // As the README advises for a process serving alone (workers get it from their primary).
+      // As docs/operations.md ("Memory and scale") advises for a process serving alone (workers get it from their primary).
       MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
       // Required with DATABASE_URL; the bench uses no sessions, so a throwaway one will do.
       SESSION_SECRET: process.env.SESSION_SECRET || randomBytes(32).toString('hex'),

@@ -23,6 +23,8 @@ import { SCREENSHOTS } from './account/chromium.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const V2_DOC = readFileSync(new URL('../docs/api/v2.md', import.meta.url), 'utf8');
+const OPERATIONS_DOC = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON_MISSING: string | false = spawnSync('python3', ['--version']).status === 0 ? false : 'python3 is not installed';
@@ -32,11 +34,11 @@ const CLIENT_MISSING: string | false = existsSync(new URL('../client/dist/index.
 // Asynchronous: the server answering the samples runs in this process.
 const run = promisify(execFile);
 
-/** README's table of v2 parameters: endpoint path → the parameters it marks as taken. */
-function readmeV2Parameters(): Map<string, Set<string>> {
-  const start = README.indexOf('| Parameter | `/api/v2/');
-  assert.ok(start >= 0, 'README has a table of v2 parameters');
-  const lines = README.slice(start).split('\n');
+/** docs/api/v2.md's table of v2 parameters: endpoint path → the parameters it marks as taken. */
+function documentedV2Parameters(): Map<string, Set<string>> {
+  const start = V2_DOC.indexOf('| Parameter | `/api/v2/');
+  assert.ok(start >= 0, 'docs/api/v2.md has a table of v2 parameters');
+  const lines = V2_DOC.slice(start).split('\n');
   const cells = (line: string) =>
     line
       .slice(1, -1)
@@ -411,8 +413,8 @@ describeEach('API docs on the demo data', (backend) => {
     }
   });
 
-  it("README: each v2 endpoint's parameters, the Node version, ingest content types and the ../shared folder", () => {
-    const table = readmeV2Parameters();
+  it("docs: each v2 endpoint's parameters, the Node version, ingest content types and the ../shared folder", () => {
+    const table = documentedV2Parameters();
     const v2 = operationsOf(doc).filter(({ path }) => path.startsWith('/api/v2/signals/'));
     assert.deepEqual([...table.keys()].sort(), v2.map(({ path }) => path).sort());
     for (const { path, operation } of v2) {
@@ -421,7 +423,8 @@ describeEach('API docs on the demo data', (backend) => {
     }
     const node = String(PACKAGE.engines.node).replace(/^>=\s*/, '');
     assert.ok(README.includes(`Node.js ${node} or later`), `README names Node.js ${node}`);
-    for (const type of INGEST_CONTENT_TYPES) assert.ok(README.includes(`\`${type}\``), `README lists ${type}`);
+    for (const type of INGEST_CONTENT_TYPES)
+      assert.ok(OPERATIONS_DOC.includes(`\`${type}\``), `docs/operations.md lists ${type}`);
     assert.ok(
       README.includes('`../shared/reference/signals-openapi-2026-01/`'),
       'README says where the published files are read',

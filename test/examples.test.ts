@@ -323,7 +323,7 @@ describe('examples/', () => {
       });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual([res.json().inserted, res.json().updated], [2, 2], res.body);
-      // No write path deletes a round; plain SQL is logged like any other (README "Changes feed").
+      // No write path deletes a round; plain SQL is logged like any other (docs/api/changes-feed.md).
       await ctx.db.query('DELETE FROM funding_rounds WHERE natural_key = $1', [toDelete.id]);
       usRoundsNow = undefined;
       Object.assign(changed, { created: 'source:examples-new', updated: toUpdate.id, moved: toMove.id, deleted: toDelete.id });
