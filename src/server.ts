@@ -276,7 +276,7 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
  * worker building its filter index frees a few hundred MB of transient arrays, which would stay in
  * its RSS (687 MB against 518 MB on the large set, measured); from 128 KiB up, blocks are mapped
  * and given back when freed. Workers are started with it unless the operator set it; a process
- * serving alone (--workers 1) takes it from its environment (see the README).
+ * serving alone (--workers 1) takes it from its environment (see docs/operations.md).
  */
 const WORKER_ENV = { MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
 

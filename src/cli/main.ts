@@ -36,7 +36,7 @@ unless given --create-store.
 
 On the embedded store, the commands after serve (but mcp) run inside the server while it runs (the store opens in one process only).
 
-Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.`;
+Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see docs/operations.md.`;
 
 function wholeNumber(flag: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new Error(`${flag} must be a whole number >= 0`);

@@ -157,7 +157,7 @@ describeEach('account pages: webhooks', (backend) => {
       assert.match(res.body, /<strong>it will not be shown again<\/strong>/);
       assert.match(res.body, /<code>X-Webhook-Signature<\/code>/);
       assert.match(res.body, /<code>webhook-signature<\/code>/);
-      assert.match(res.body, /README’s “Webhooks” section/);
+      assert.match(res.body, /webhooks guide \(docs\/api\/webhooks.md\)/);
 
       const row = await stored(id);
       assert.ok(!row.secret.includes(secret.slice('whsec_'.length)), 'the secret is stored sealed');

@@ -438,7 +438,7 @@ export const FundingSignalsQuery = Type.Object(
       ListString({
         description:
           `Comma-separated round types, case-insensitive: ${PUBLISHED_ROUND_TYPES.join(', ')}. Any other value is a 400 ` +
-          'naming it. Our round labels map to these as the README\'s table says ("Other": any other label, or none).',
+          'naming it. Our round labels map to these as the table in docs/api/v2.md says ("Other": any other label, or none).',
         examples: ['Seed,Series A'],
       }),
     ),

@@ -6,7 +6,7 @@
 // - select: every match's sort value is read (a typed array by position), and the first offset +
 //   limit are selected with a bounded heap: a pass over the matches, cheap for a narrow filter.
 // The delta's matches (a few thousand at most) join the candidates either way. Figures in the
-// README ("How a page is served").
+// docs/architecture.md ("How a page is served").
 import type { MainPart } from './base-columns.js';
 import { PackedKeys } from './packed-keys.js';
 import type { PreparedOrder, PreparedRecord } from './records.js';
