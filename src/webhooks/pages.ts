@@ -445,8 +445,8 @@ function secretCallout(secret: { value: string; rotated: boolean }): SafeHtml {
         HMAC-SHA256 of the raw request body, keyed with the whole secret string (<code>whsec_</code> included).
         <code>webhook-signature</code> (Standard Webhooks, with <code>webhook-id</code> and <code>webhook-timestamp</code>) is
         <code>v1,</code> and the base64 HMAC-SHA256 of <code>id.timestamp.body</code>, keyed with the base64-decoded part after
-        <code>whsec_</code>: any Standard Webhooks library verifies it with this secret as it is. The webhooks guide (docs/api/webhooks.md)
-        has a receiver that checks both.
+        <code>whsec_</code>: any Standard Webhooks library verifies it with this secret as it is. The webhooks guide
+        (docs/api/webhooks.md) has a receiver that checks both.
       </p>
     </div>
   </section>`;
