@@ -71,7 +71,10 @@ describe('webhooks on the account pages in Chromium [pglite]', () => {
         await page.getByRole('button', { name: 'Copy secret' }).click();
         await page.getByRole('button', { name: 'Copied' }).waitFor();
         assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
-        assert.match(await text(page.locator('.callout-note')), /X-Webhook-Signature.*webhook-signature.*“Webhooks” section/s);
+        assert.match(
+          await text(page.locator('.callout-note')),
+          /X-Webhook-Signature.*webhook-signature.*webhooks guide \(docs\/api\/webhooks.md\)/s,
+        );
         await shot(page, 'webhook-created');
         const settingsUrl = await page.getByRole('link', { name: 'Cancel' }).getAttribute('href');
         assert.match(settingsUrl ?? '', /^\/account\/webhooks\/[0-9a-f-]{36}$/);
