@@ -575,7 +575,7 @@ function webhooks(receiver: string): Step[] {
   steps.push(webhookJson('GET', '/api/v2/webhooks/{{hook.camel.id}}'));
   steps.push(webhookJson('DELETE', '/api/v2/webhooks/{{hook.camel.id}}'));
   // Up to the cap (10 an account, the deleted one aside), then one more.
-  for (let i = 0; i < 8; i += 1) create(`hook.filler${i}`, { endpoint_url: `${receiver}/${i}`, event_types: ['hiring.created'] });
+  for (let i = 0; i < 9; i += 1) create(`hook.filler${i}`, { endpoint_url: `${receiver}/${i}`, event_types: ['hiring.created'] });
   steps.push(webhookJson('GET', '/api/v2/webhooks?limit=100'));
   return steps;
 }
@@ -629,6 +629,7 @@ function ingest(found: Discovered, today: Date): Step[] {
     },
     post('funding', ndjson([funding(1), funding(2)])),
     post('funding', ndjson([funding(1), funding(2)])),
+    post('funding', ndjson([{ ...funding(2), funding_amount: 12_345_678 }])),
     post('funding', ndjson([{ ...funding(3), funding_amount: 7_500_000 }]), { 'content-type': 'application/json' }),
     post('funding', JSON.stringify([funding(4)]), { 'content-type': 'application/json' }, '?format=json'),
     post('funding', gzipSync(ndjson([funding(5)])), { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }),
