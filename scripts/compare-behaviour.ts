@@ -159,7 +159,7 @@ async function main(): Promise<number> {
     const states = servers.map((server) => new ServerState(server.name, server.baseUrl)) as [ServerState, ServerState];
     await Promise.all(servers.map((server, i) => createAccounts(server, states[i]!)));
     log(
-      `both servers ready on the ${store === 'pglite' ? 'embedded store' : 'PostgreSQL'} with the demo data in ${seconds(serversStarted)}`,
+      `both servers ready on ${store === 'pglite' ? 'the embedded store' : 'PostgreSQL'} with the demo data in ${seconds(serversStarted)}`,
     );
 
     const differences: Difference[] = [];

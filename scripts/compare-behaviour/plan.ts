@@ -833,9 +833,9 @@ export function mainPlan(options: { seed: number; size: number; today: Date; fou
   ];
   const ingestSteps = ingest(options.found, options.today);
   const closing = pages().slice(-3);
-  const target = Math.max(options.size - ingestSteps.length - closing.length, steps.length);
+  const target = options.size - closing.length;
   let ingested = false;
-  while (steps.length < target) {
+  while (steps.length < target - (ingested ? 0 : ingestSteps.length)) {
     if (!ingested && steps.length > target / 2) {
       steps.push(...ingestSteps);
       ingested = true;
