@@ -123,6 +123,15 @@ async function main(): Promise<number> {
   const servers: RunningServer[] = [];
   const databases = store === 'postgres' ? [databaseUrl('a'), databaseUrl('b')] : [];
   const receiver = await startReceiver(receiverPort);
+  // Ctrl-C stops the servers; the request under way then fails and the cleanup below still runs.
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    log('interrupted: stopping the servers and cleaning up');
+    for (const server of servers) server.process.kill('SIGTERM');
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   try {
     log(`building ${values.base} and ${values.head}...`);
     const prepared = await Promise.allSettled([
@@ -131,6 +140,7 @@ async function main(): Promise<number> {
     ]);
     for (const result of prepared) if (result.status === 'fulfilled') builds.push(result.value);
     for (const result of prepared) if (result.status === 'rejected') throw result.reason;
+    if (interrupted) throw new Error('interrupted');
     const [baseBuild, headBuild] = builds as [Build, Build];
     log(`built in ${seconds(started)}: base ${baseBuild.description}, head ${headBuild.description}`);
 
@@ -155,6 +165,7 @@ async function main(): Promise<number> {
         databaseUrl: databases[1],
       }),
     );
+    if (interrupted) throw new Error('interrupted');
     await Promise.all(servers.map((server) => waitReady(server)));
     const states = servers.map((server) => new ServerState(server.name, server.baseUrl)) as [ServerState, ServerState];
     await Promise.all(servers.map((server, i) => createAccounts(server, states[i]!)));
