@@ -117,12 +117,12 @@ async function createAccounts(server: RunningServer, state: ServerState): Promis
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const work = mkdtempSync(join(tmpdir(), 'dealsignal-compare-'));
   const [basePort, headPort, receiverPort] = await pickPorts();
   const builds: Build[] = [];
   const servers: RunningServer[] = [];
   const databases = store === 'postgres' ? [databaseUrl('a'), databaseUrl('b')] : [];
   const receiver = await startReceiver(receiverPort);
+  const work = mkdtempSync(join(tmpdir(), 'dealsignal-compare-'));
   // Ctrl-C stops the servers; the request under way then fails and the cleanup below still runs.
   let interrupted = false;
   const interrupt = () => {

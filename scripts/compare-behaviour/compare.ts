@@ -208,6 +208,11 @@ export function describe(template: RequestTemplate): string {
   const headers = Object.entries(template.headers ?? {})
     .map(([name, value]) => ` ${name}: ${value}`)
     .join('');
-  const body = template.body === undefined ? '' : ` body ${template.body.length} bytes: ${String(template.body).slice(0, 200)}`;
+  const body =
+    template.body === undefined
+      ? ''
+      : typeof template.body === 'string'
+        ? ` body ${template.body.length} bytes: ${template.body.slice(0, 200)}`
+        : ` body ${template.body.length} bytes (binary)`;
   return `${template.method} ${template.path.length > 300 ? template.path.slice(0, 300) + '…' : template.path}${headers}${body}`;
 }
