@@ -5,7 +5,8 @@ import type { Database } from '../src/platform/db/port.js';
 import { setV1RateLimit } from '../src/accounts/account-queries.js';
 import { createApiKey } from '../src/accounts/api-keys.js';
 import { DATASETS } from '../src/catalog/registry.js';
-import { countAll, SCALES, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
+import { SCALES, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
+import { countDatasetRows } from '../src/ingest/index.js';
 
 const SEED = 42;
 const SCALE = 'large';
@@ -107,7 +108,7 @@ interface MarkerRow {
 
 /** The rows of the two datasets the v1 benchmark measures. */
 async function tableCounts(db: Database): Promise<{ funding: number; ma: number }> {
-  const counts = await countAll(db);
+  const counts = await countDatasetRows(db);
   return { funding: counts.funding, ma: counts['m-a'] };
 }
 

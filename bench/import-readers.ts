@@ -30,7 +30,8 @@ import { openDatabase } from '../src/platform/db/open.js';
 import type { Database } from '../src/platform/db/port.js';
 import { generateFundingRecords } from '../src/demo/v1-generator.js';
 import { createApiKey } from '../src/accounts/api-keys.js';
-import { countAll, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
+import { seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
+import { countDatasetRows } from '../src/ingest/index.js';
 import { OTHER_PARTS_OPTIONS, PROJECT_DIR, wholeNumber } from './options.js';
 import { freePort, startService, stopService, waitUntilAnswering, type Service } from './processes.js';
 import { drawWorkloads, DEFAULT_SIZES, type WorkloadPath } from './realistic-paths.js';
@@ -157,7 +158,7 @@ async function prepare(store: Store, accounts: number): Promise<Prepared> {
       keys.push(created.key);
     }
     const lists = await drawWorkloads(db, { ...DEFAULT_SIZES, v1Funding: 600, v1Ma: 150, v2: 600 });
-    return { keys, v1: lists.v1Explore, v2: lists.v2Explore, rowCounts: { ...(await countAll(db)) } };
+    return { keys, v1: lists.v1Explore, v2: lists.v2Explore, rowCounts: { ...(await countDatasetRows(db)) } };
   } finally {
     await db.close();
   }

@@ -27,7 +27,8 @@ import { openPostgres } from '../src/platform/db/postgres.js';
 import type { Database } from '../src/platform/db/port.js';
 import { generateFundingRecords } from '../src/demo/v1-generator.js';
 import { createApiKey } from '../src/accounts/api-keys.js';
-import { countAll, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
+import { seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
+import { countDatasetRows } from '../src/ingest/index.js';
 import { postgresVersion } from './database.js';
 import { memoryOf, freePort, stopService, type Service } from './processes.js';
 import { machineInfo, type MachineInfo } from './report.js';
@@ -142,7 +143,7 @@ async function prepareDatabase(databaseUrl: string): Promise<Setup> {
   try {
     await migrate(db);
     await seedDatabase(db, { scale: 'demo', seed: 42, asOf: startOfTodayUtc() });
-    const rowCounts: Record<string, number> = { ...(await countAll(db)) };
+    const rowCounts: Record<string, number> = { ...(await countDatasetRows(db)) };
     const keys: string[] = [];
     for (let a = 0; a < ACCOUNTS; a++) {
       const created = await createApiKey(db, {

@@ -17,9 +17,8 @@ import { openDatabase } from './platform/db/index.js';
 import type { Database } from './platform/db/index.js';
 import { anyApiKeyExists } from './accounts/index.js';
 import { createApiKey } from './accounts/index.js';
-import { discardAbandonedStages } from './ingest/index.js';
+import { countDatasetRows, discardAbandonedStages } from './ingest/index.js';
 import { KeyVerifier } from './accounts/index.js';
-import { countAll, DEMO_SEED, seedDatabase, startOfTodayUtc } from './demo/index.js';
 
 const DEMO_EMAIL = 'demo@dealsignal.local';
 
@@ -109,7 +108,7 @@ export async function serve(
  */
 async function firstSteps(db: Database, config: Config): Promise<string[]> {
   if (db.kind !== 'postgres') return [];
-  const [counts, hasKeys] = await Promise.all([countAll(db), anyApiKeyExists(db)]);
+  const [counts, hasKeys] = await Promise.all([countDatasetRows(db), anyApiKeyExists(db)]);
   const empty = Object.values(counts).every((n) => n === 0);
   if (!empty && hasKeys) return [];
   const steps = ['The database is new. Next steps:'];
@@ -155,9 +154,11 @@ async function prepareStore(db: Database, config: Config, log: (line: string) =>
   const abandoned = await discardAbandonedStages(db);
   if (abandoned > 0) log(`removed ${abandoned} staged records of imports interrupted by the last stop (never published)`);
   if (!config.seedDemo) return undefined;
-  const counts = await countAll(db);
+  const counts = await countDatasetRows(db);
   if (Object.values(counts).some((n) => n === 0)) {
     log('loading the demo data set into the empty tables...');
+    // Loaded only to seed: the generators bring faker, which a serving process never needs.
+    const { DEMO_SEED, seedDatabase, startOfTodayUtc } = await import('./demo/index.js');
     await seedDatabase(db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc(), onlyEmpty: true });
   }
   return db.kind === 'pglite' ? ensureDemoKey(db, config) : undefined;

@@ -4,6 +4,7 @@ import { CHANGE_DATASETS } from '../src/changes/change-log-queries.js';
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { DATASETS, datasetNamed, VIEWS } from '../src/catalog/registry.js';
+import { demoGeneratorOf } from '../src/demo/index.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from './helpers.js';
 import { ADMIN_TOKEN } from './ingest/support.js';
 
@@ -11,11 +12,11 @@ const AS_OF = new Date('2026-01-01T00:00:00Z');
 
 /** One generated record of the dataset, as a file line: the record plus the extra fields it came with. */
 function generatedLine(dataset: (typeof DATASETS)[number]): string {
-  const [first] = dataset.seed.generate(7, 1, AS_OF);
+  const [first] = demoGeneratorOf(dataset.name)?.generate(7, 1, AS_OF) ?? [];
   assert.ok(first, `${dataset.name} generates records`);
   const extras = first.extras ?? {};
   return JSON.stringify({
-    ...first.record,
+    ...(first.record as object),
     ...(extras.sourceId ? { source_id: extras.sourceId } : {}),
     ...(extras.status ? { status: extras.status } : {}),
   });

@@ -18,9 +18,6 @@ function markdownUnder(folder: string): string[] {
   });
 }
 
-// Written on another branch; until it lands, links to it are reported as a todo rather than a failure.
-const WRITTEN_ELSEWHERE = new Set(['docs/adding-a-dataset.md']);
-
 const DOCUMENTS = ['README.md', 'bench/RESULTS.md', 'examples/README.md', 'client/README.md', ...markdownUnder('docs')];
 
 /** GitHub's anchor for a heading: lower case, punctuation but hyphens and underscores dropped, spaces as hyphens. */
@@ -54,18 +51,12 @@ describe('documentation links', () => {
       for (const target of localLinks(text)) {
         const [path, fragment] = target.split('#') as [string, string | undefined];
         const file = path === '' ? join(ROOT, document) : join(ROOT, dirname(document), path);
-        if (WRITTEN_ELSEWHERE.has(relative(ROOT, file)) && !existsSync(file)) continue;
         assert.ok(existsSync(file), `${document} links to ${target}, which does not exist`);
         if (fragment === undefined) continue;
         assert.ok(statSync(file).isFile(), `${document} links to ${target}, a fragment of a folder`);
         const anchors = anchorsOf(readFileSync(file, 'utf8'));
         assert.ok(anchors.has(fragment), `${document} links to ${target}: ${relative(ROOT, file)} has no such heading`);
       }
-    });
-  }
-  for (const pending of WRITTEN_ELSEWHERE) {
-    it(`${pending} exists`, { todo: !existsSync(join(ROOT, pending)) }, () => {
-      assert.ok(existsSync(join(ROOT, pending)), `${pending} is linked to but not written yet`);
     });
   }
 });

@@ -6,6 +6,7 @@ import { acquisitions, funding, investors, jobChanges, mA } from '../src/catalog
 import type { DealStatus, FundingRecord, MaRecord } from '../src/catalog/schemas/v1-schemas.js';
 import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/catalog/schemas/v2-schemas.js';
 import { startOfTodayUtc } from '../src/demo/seed.js';
+import { upserterOf } from '../src/ingest/index.js';
 
 let counter = 0;
 
@@ -83,7 +84,7 @@ export async function insertRecords<Q extends TObject, F, R extends TSchema, Row
     if (typeof row === 'string') throw new Error(`${dataset.name}: ${row}`);
     return row;
   });
-  await dataset.upsert(db, rows);
+  await upserterOf(dataset)(db, rows);
 }
 
 export async function insertFunding(db: Database, records: FundingRecord[]): Promise<void> {

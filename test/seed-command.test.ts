@@ -9,7 +9,7 @@ import { openPostgres } from '../src/platform/db/postgres.js';
 import { QueryTimeoutError } from '../src/platform/db/port.js';
 import { analyzeTables } from '../src/ingest/table-queries.js';
 import { DATASETS } from '../src/catalog/registry.js';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
+import { DEMO_SEED, SCALES, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 import { freshSchema, needsPostgres } from './helpers.js';
 
 const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;
@@ -29,7 +29,7 @@ describe('dealsignal seed', () => {
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     assert.equal(code, 0, stderr);
     for (const dataset of DATASETS) {
-      const size = dataset.seed.sizes.demo.toLocaleString('en');
+      const size = SCALES.demo[dataset.name].toLocaleString('en');
       assert.match(stderr, new RegExp(`^  ${dataset.name}: ${size} / ${size} in \\d+\\.\\d s$`, 'm'));
     }
     assert.match(stderr, /^ {2}table statistics and counts: \d+\.\d s$/m);

@@ -1,7 +1,8 @@
 /**
  * One test on a column of a dataset's table. A dataset turns its filter into a list of these
- * (all must hold); src/platform/db/conditions.ts writes them as SQL and the read model's filter index evaluates them. Values are already normalised the way the
- * column was at write time (lower-cased keys, ISO timestamps).
+ * (all must hold); the read model's filter index evaluates them, and the property tests write
+ * them as SQL (test/read-model/sql-conditions.ts) to check the index against. Values are already
+ * normalised the way the column was at write time (lower-cased keys, ISO timestamps).
  */
 export type Condition<Row> =
   /** column = value */

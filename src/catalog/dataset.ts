@@ -1,9 +1,10 @@
 // What a dataset is: everything the machinery (routes, listing, ingest, the inbox, seed, tests,
 // benchmarks) needs to know about one kind of record, in one place. Each dataset is one module
-// in this folder; src/catalog/registry.ts lists them.
+// in this folder; src/catalog/registry.ts lists them. A declaration only says what the data is:
+// ingest builds its upsert from it (upserterOf), and the demo data keeps its generator
+// (src/demo/generators.ts).
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Condition } from './conditions.js';
-import { upserter, type Upserter } from '../ingest/upsert-queries.js';
 import type { ColumnSpec } from './table-columns.js';
 import type { ColumnKind } from './table-columns.js';
 import type { LookupBody } from './schemas/lookup-schemas.js';
@@ -92,18 +93,6 @@ export interface RowOrder<Row> {
   direction: 'asc' | 'desc';
 }
 
-export type Scale = 'demo' | 'large';
-
-/** How `dealsignal seed` makes this dataset's synthetic records. */
-export interface SeedHook<Rec> {
-  /** Records per scale. */
-  sizes: Readonly<Record<Scale, number>>;
-  /** Added to the seed, so each dataset draws its own sequence (fixed: the data stays the same). */
-  seedOffset: number;
-  /** Deterministic in (seed, count, asOf). */
-  generate(seed: number, count: number, asOf: Date): Iterable<{ record: Rec; extras?: Partial<RecordExtras> }>;
-}
-
 export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   /** The one spelling: ingest kind, inbox file prefix, name in the change log, seed progress. */
   name: string;
@@ -149,12 +138,9 @@ export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extend
   prepare(record: NoInfer<Static<R>>, extras: RecordExtras, context: PrepareContext): Row | string;
   /** Rows an import writes per statement, at most. */
   ingestBatchRows: number;
-  seed: SeedHook<NoInfer<Static<R>>>;
 }
 
 export interface Dataset<Q extends TObject, F, R extends TSchema, Row extends StoredRow> extends DatasetSpec<Q, F, R, Row> {
-  /** Upserts rows on the natural key, in one statement per batch. */
-  upsert: Upserter<Row>;
   /** A row's natural key, as the database compares it (uuids in lower case). */
   naturalKey(row: Row): string;
   /**
@@ -169,7 +155,6 @@ export function defineDataset<const N extends string, Q extends TObject, F, R ex
 ): Dataset<Q, F, R, Row> & { name: N } {
   const dataset: Dataset<Q, F, R, Row> & { name: N } = {
     ...spec,
-    upsert: upserter<Row>({ table: spec.table, conflictKey: spec.key.column, columns: [...spec.columns] }),
     naturalKey(row) {
       const value = String(row[spec.key.column]);
       return spec.key.type === 'uuid' ? value.toLowerCase() : value;

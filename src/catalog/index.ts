@@ -1,5 +1,5 @@
 export { countryName } from './countries.js';
-export type { Dataset, RecordExtras, Scale, StoredRow, V1Api, ValidQuery, SignalApi, ExtraField, RowOrder } from './dataset.js';
+export type { Dataset, RecordExtras, StoredRow, V1Api, ValidQuery, SignalApi, ExtraField, RowOrder } from './dataset.js';
 export { V1_PAGE_SIZE } from './datasets/v1-company-fields.js';
 export {
   ApiError,
@@ -13,7 +13,21 @@ export {
 } from './errors.js';
 export { normaliseEmail, slugify, urlKey } from './normalize.js';
 export { allowedValues } from './query-filters.js';
-export { DATASET_NAMES, datasetNamed, isDatasetName, DATASETS, byDatasetName, VIEWS, type DatasetName } from './registry.js';
+export {
+  DATASET_NAMES,
+  datasetNamed,
+  isDatasetName,
+  DATASETS,
+  byDatasetName,
+  VIEWS,
+  acquisitions,
+  funding,
+  investors,
+  jobChanges,
+  mA,
+  type AnyDataset,
+  type DatasetName,
+} from './registry.js';
 export { ListString, Nullable, StringEnum, isListParam, LIST_PARAM } from './schemas/common.js';
 export {
   LOOKUP_MAX_RECORD_BYTES,

@@ -31,7 +31,7 @@ export function datasetNamed(name: string): AnyDataset | undefined {
 }
 
 export { acquisitions, funding, fundingSignals, investors, jobChanges, mA };
-export type { Dataset, RecordExtras, Scale, StoredRow } from './dataset.js';
+export type { Dataset, RecordExtras, StoredRow } from './dataset.js';
 
 /** A value per dataset, by name. */
 export function byDatasetName<T>(value: (dataset: AnyDataset) => T): Readonly<Record<DatasetName, T>> {

@@ -8,7 +8,7 @@ import { findAccountByReference, listAccounts, setAccountTier, setV1RateLimit } 
 import { listApiKeys, revokeApiKey } from '../accounts/index.js';
 import { createApiKey } from '../accounts/index.js';
 import { CreditMeter } from '../accounts/index.js';
-import { SCALES, seedDatabase, startOfTodayUtc, type Scale } from '../demo/index.js';
+import type { Scale } from '../demo/index.js';
 import { DATASETS } from '../catalog/index.js';
 import { importCommand, watchCommand } from './ingest-command.js';
 import { openUnmigrated, withStore, type CommandIo } from './io.js';
@@ -153,6 +153,8 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
     args,
     options: { scale: { type: 'string', default: 'demo' }, seed: { type: 'string', default: '42' }, 'as-of': { type: 'string' } },
   });
+  // Loaded only by this command: the generators bring faker, and the server runs these commands too.
+  const { SCALES, seedDatabase, startOfTodayUtc } = await import('../demo/index.js');
   const scale = values.scale as Scale;
   if (!(scale in SCALES)) fail(`--scale must be one of ${Object.keys(SCALES).join(', ')}`);
   if (!/^\d+$/.test(values.seed!)) fail('--seed must be a whole number');

@@ -1,1 +1,2 @@
-export { SCALES, seedDatabase, startOfTodayUtc, countAll, DEMO_SEED, type Scale } from './seed.js';
+export { SCALES, seedDatabase, startOfTodayUtc, DEMO_SEED } from './seed.js';
+export { DEMO_GENERATORS, demoGeneratorOf, type DemoGenerator, type Scale } from './generators.js';

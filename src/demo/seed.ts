@@ -1,17 +1,16 @@
 // The deterministic synthetic data set: every dataset's generator, prepared and upserted as an
 // import would, in multi-row statements.
-import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Database } from '../platform/db/index.js';
-import { analyzeTables, countRows } from '../ingest/index.js';
-import type { Dataset, RecordExtras, Scale, StoredRow } from '../catalog/index.js';
+import { analyzeTables, countDatasetRows, upserterOf, type DatasetRowCounts } from '../ingest/index.js';
+import type { Dataset, RecordExtras, StoredRow } from '../catalog/index.js';
 import { byDatasetName, DATASETS, type DatasetName } from '../catalog/index.js';
+import { demoGeneratorOf, type DemoGenerator, type Scale } from './generators.js';
 
-export type { Scale };
-
-/** Records per dataset, by scale. */
+/** Records per dataset, by scale (0: a dataset the demo data does not include). */
 export const SCALES: Readonly<Record<Scale, Readonly<Record<DatasetName, number>>>> = {
-  demo: byDatasetName((dataset) => dataset.seed.sizes.demo),
-  large: byDatasetName((dataset) => dataset.seed.sizes.large),
+  demo: byDatasetName((dataset) => demoGeneratorOf(dataset.name)?.sizes.demo ?? 0),
+  large: byDatasetName((dataset) => demoGeneratorOf(dataset.name)?.sizes.large ?? 0),
 };
 
 /** The seed of the demo data set the server loads into an empty store. */
@@ -28,26 +27,25 @@ export interface SeedOptions {
   onProgress?: (dataset: DatasetName, done: number, total: number) => void;
 }
 
-/** Rows per dataset. */
-export type SeedCounts = Readonly<Record<DatasetName, number>>;
-
 async function seedDataset<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
   db: Database,
   dataset: Dataset<Q, F, R, Row>,
+  generator: DemoGenerator<NoInfer<Static<R>>>,
   options: SeedOptions & { batchSize: number },
   progress: (done: number, total: number) => void,
 ): Promise<void> {
-  const total = dataset.seed.sizes[options.scale];
+  const total = generator.sizes[options.scale];
   const context = { dayStart: options.asOf.toISOString() };
+  const upsert = upserterOf(dataset);
   let batch: Row[] = [];
   let done = 0;
   const write = async () => {
-    await dataset.upsert(db, batch);
+    await upsert(db, batch);
     done += batch.length;
     progress(done, total);
     batch = [];
   };
-  for (const { record, extras } of dataset.seed.generate(options.seed + dataset.seed.seedOffset, total, options.asOf)) {
+  for (const { record, extras } of generator.generate(options.seed + generator.seedOffset, total, options.asOf)) {
     const all: RecordExtras = { sourceId: null, status: 'completed', ...extras };
     const row = dataset.prepare(record, all, context);
     if (typeof row === 'string') throw new Error(`${dataset.name}: a generated record was refused: ${row}`);
@@ -58,29 +56,21 @@ async function seedDataset<Q extends TObject, F, R extends TSchema, Row extends 
 }
 
 /** Loads the synthetic data set in multi-row upserts. Idempotent: natural keys collapse re-runs. */
-export async function seedDatabase(db: Database, options: SeedOptions): Promise<SeedCounts> {
+export async function seedDatabase(db: Database, options: SeedOptions): Promise<DatasetRowCounts> {
   const batchSize = options.batchSize ?? 2_000;
   const report = options.onProgress ?? (() => undefined);
-  const existing = options.onlyEmpty ? await countAll(db) : undefined;
+  const existing = options.onlyEmpty ? await countDatasetRows(db) : undefined;
   for (const dataset of DATASETS) {
     if (existing && existing[dataset.name] > 0) continue;
-    await dataset.open((typed) =>
-      seedDataset(db, typed, { ...options, batchSize }, (done, total) => report(dataset.name, done, total)),
+    await demoGeneratorOf(dataset.name)?.open((typed, generator) =>
+      seedDataset(db, typed, generator, { ...options, batchSize }, (done, total) => report(dataset.name, done, total)),
     );
   }
   await analyzeTables(
     db,
     DATASETS.map((dataset) => dataset.table),
   );
-  return countAll(db);
-}
-
-export async function countAll(db: Database): Promise<SeedCounts> {
-  const counts = await countRows(
-    db,
-    DATASETS.map((dataset) => dataset.table),
-  );
-  return byDatasetName((dataset) => counts[DATASETS.indexOf(dataset)]!);
+  return countDatasetRows(db);
 }
 
 /** Today at 00:00 UTC: the default reference date, so a day's seeds are reproducible. */

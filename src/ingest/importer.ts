@@ -13,7 +13,8 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import type { Database, Queryable } from '../platform/db/index.js';
 import { discardStagedSlice, emptyStages, importSettings, keysWrittenInThisTransaction, stagedRows } from './table-queries.js';
-import { runStage, runUpsert, stageTable, type PreparedUpsert, type UpsertResult } from './upsert-queries.js';
+import { runStage, runUpsert, stageTable, type PreparedUpsert, type Upserter, type UpsertResult } from './upsert-queries.js';
+import { upserterOf } from './upserters.js';
 import type { Dataset, RecordExtras, StoredRow } from '../catalog/index.js';
 import { byDatasetName, DATASET_NAMES, DATASETS, datasetNamed, isDatasetName, type DatasetName } from '../catalog/index.js';
 import { takeExtras, UnknownKindError } from './record-extras.js';
@@ -198,6 +199,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   private readonly started = Date.now();
   /** Staged imports: the stage, this import's id in it, and the write batches staged so far. */
   private readonly staging: { stage: string; importId: string; batches: number; repeats: boolean } | undefined;
+  private readonly upsert: Upserter<Row>;
 
   constructor(
     private readonly db: Database,
@@ -224,6 +226,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     this.batchRows = options.batchRows ?? dataset.ingestBatchRows;
     // Compiled per import (about a millisecond), typed by the dataset's record schema.
     this.checker = compileRecordChecker(dataset.record, dataset.references);
+    this.upsert = upserterOf(dataset);
     this.reader = new RecordReader(options.format ?? 'auto', options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
     const now = (options.now ?? (() => new Date()))();
     this.dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
@@ -332,7 +335,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
         for (let from = 0; from < staging.batches; from += step) {
           if (from > 0) await setImmediate();
           const to = Math.min(staging.batches, from + step);
-          const slice = await this.dataset.upsert.publishStaged(tx, staging.importId, { from, to }, repeats);
+          const slice = await this.upsert.publishStaged(tx, staging.importId, { from, to }, repeats);
           written.inserted += slice.inserted;
           written.updated += slice.updated;
         }
@@ -506,7 +509,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     // alone get their statements in between the import's.
     await setImmediate();
     if (this.writeError || !this.writing) return;
-    const prepared = this.dataset.upsert.prepareStage(rows, staging.importId, staging.batches++);
+    const prepared = this.upsert.prepareStage(rows, staging.importId, staging.batches++);
     const write = runStage(this.db, prepared).then(
       () => undefined,
       (err: unknown) => {
@@ -526,7 +529,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
       if (entry.repeat) repeats.push(entry);
       else fresh.push(entry.row);
     }
-    return { fresh: this.dataset.upsert.prepare(fresh), repeats };
+    return { fresh: this.upsert.prepare(fresh), repeats };
   }
 
   private async write(tx: Queryable, plan: WritePlan<Row>): Promise<UpsertResult> {
@@ -542,8 +545,8 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
       { table: dataset.table, ...dataset.key },
       repeats.map((e) => e.key),
     );
-    await runUpsert(tx, dataset.upsert.prepare(repeats.filter((e) => changedBefore.has(e.key)).map((e) => e.row)));
-    const later = await runUpsert(tx, dataset.upsert.prepare(repeats.filter((e) => !changedBefore.has(e.key)).map((e) => e.row)));
+    await runUpsert(tx, this.upsert.prepare(repeats.filter((e) => changedBefore.has(e.key)).map((e) => e.row)));
+    const later = await runUpsert(tx, this.upsert.prepare(repeats.filter((e) => !changedBefore.has(e.key)).map((e) => e.row)));
     return { inserted: result.inserted + later.inserted, updated: result.updated + later.updated };
   }
 }

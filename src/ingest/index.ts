@@ -10,5 +10,5 @@ export {
 } from './importer.js';
 export { openInputFile, startInbox, type InboxLog, type Inbox, type InboxOptions } from './inbox.js';
 export { adminRoutes } from './routes.js';
-export { analyzeTables, countRows } from './table-queries.js';
-export { upserter, type Upserter } from './upsert-queries.js';
+export { analyzeTables, countDatasetRows, type DatasetRowCounts } from './table-queries.js';
+export { upserterOf } from './upserters.js';

@@ -1,5 +1,6 @@
 // What the dataset machinery (ingest, seed) asks of the database besides pages and upserts.
 import type { Database, Queryable } from '../platform/db/index.js';
+import { byDatasetName, DATASETS, type DatasetName } from '../catalog/index.js';
 
 const toastSettings = new WeakMap<Database, string[]>();
 
@@ -62,6 +63,18 @@ export async function countRows(db: Queryable, tables: readonly string[]): Promi
     `SELECT ${tables.map((table, i) => `(SELECT count(*)::int FROM ${table}) AS n${i}`).join(', ')}`,
   );
   return tables.map((_, i) => rows[0]![`n${i}`]!);
+}
+
+/** Rows per dataset. */
+export type DatasetRowCounts = Readonly<Record<DatasetName, number>>;
+
+/** Exact row counts of every dataset's table, in one statement. */
+export async function countDatasetRows(db: Queryable): Promise<DatasetRowCounts> {
+  const counts = await countRows(
+    db,
+    DATASETS.map((dataset) => dataset.table),
+  );
+  return byDatasetName((dataset) => counts[DATASETS.indexOf(dataset)]!);
 }
 
 /**

@@ -1,5 +1,5 @@
-// A dataset's filter as the in-memory index reads it: its conditions (src/platform/db/conditions.ts,
-// the same ones plain SQL evaluates) as index terms, and its stored rows as index records.
+// A dataset's filter as the in-memory index reads it: its conditions (the same ones the property
+// tests evaluate as plain SQL, test/read-model/sql-conditions.ts) as index terms, and its stored rows as index records.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Condition } from '../catalog/index.js';
 import type { IndexRow, IndexSource } from './queries.js';

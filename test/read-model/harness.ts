@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
-import type { WhereClause } from '../../src/platform/db/conditions.js';
+import type { WhereClause } from './sql-conditions.js';
 import { ApiError } from '../../src/catalog/errors.js';
 import { ingest, type IngestReport } from '../../src/ingest/importer.js';
 import { ReadModel, type ReadModelOptions } from '../../src/read/read-model.js';

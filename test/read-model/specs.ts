@@ -3,7 +3,8 @@
 // from those values, typed as the route's schema types them.
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Database } from '../../src/platform/db/port.js';
-import { whereClause, type WhereClause } from '../../src/platform/db/conditions.js';
+import { whereClause, type WhereClause } from './sql-conditions.js';
+import { DEMO_GENERATORS, type DemoGenerator } from '../../src/demo/index.js';
 import type { Dataset, RecordExtras, StoredRow, ValidQuery } from '../../src/catalog/dataset.js';
 import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/catalog/registry.js';
 import { MAX_PAGE, MAX_SAFE } from '../../src/catalog/schemas/common.js';
@@ -111,6 +112,8 @@ const PER_SEED = 80;
 function defineSpec<Q extends TObject, F, R extends TSchema, Row extends StoredRow, L extends object, QV extends object>(
   dataset: Dataset<Q, F, R, Row>,
   parts: {
+    /** Makes the records the lines are made from. */
+    generator: DemoGenerator<NoInfer<Static<R>>>;
     line(entry: Entry<R>): L;
     key(line: L): string;
     mutations: readonly Mutation<L>[];
@@ -135,7 +138,7 @@ function defineSpec<Q extends TObject, F, R extends TSchema, Row extends StoredR
     lines(seed, size) {
       let lines = generated.get(seed);
       if (!lines) {
-        lines = [...dataset.seed.generate(seed * 1009 + 17, PER_SEED, AS_OF)].map((entry) => parts.line(entry));
+        lines = [...parts.generator.generate(seed * 1009 + 17, PER_SEED, AS_OF)].map((entry) => parts.line(entry));
         generated.set(seed, lines);
       }
       return structuredClone(lines.slice(0, size));
@@ -496,6 +499,7 @@ const COMPANY_FILTERS = {
 type FundingLine = FundingRecord & { source_id?: string };
 
 export const fundingSpec = defineSpec(funding, {
+  generator: DEMO_GENERATORS.funding,
   line: ({ record, extras }): FundingLine => (extras?.sourceId ? { ...record, source_id: extras.sourceId } : record),
   // The seed hook gives every round a source id, its natural key.
   key: (line: FundingLine) => {
@@ -540,6 +544,7 @@ export const fundingSpec = defineSpec(funding, {
 type MaLine = MaRecord & { status?: DealStatus };
 
 export const maSpec = defineSpec(mA, {
+  generator: DEMO_GENERATORS['m-a'],
   line: ({ record, extras }): MaLine => (extras?.status ? { ...record, status: extras.status } : record),
   key: (line: MaLine) => line.investment_id.toLowerCase(),
   mutations: [
@@ -589,6 +594,7 @@ const words = (table: string) =>
   `SELECT DISTINCT v FROM (SELECT regexp_split_to_table(search_text, ' ') AS v FROM ${table}) s WHERE v <> '' ORDER BY v`;
 
 export const investorsSpec = defineSpec(investors, {
+  generator: DEMO_GENERATORS.investors,
   line: ({ record }): InvestorRecord => record,
   key: (line: InvestorRecord) => line.id.toLowerCase(),
   mutations: [
@@ -661,6 +667,7 @@ const ROLES = [
 ];
 
 export const jobChangesSpec = defineSpec(jobChanges, {
+  generator: DEMO_GENERATORS['job-changes'],
   line: ({ record }): JobChangeRecord => record,
   key: (line: JobChangeRecord) => line.signalId.toLowerCase(),
   mutations: [
@@ -715,6 +722,7 @@ export const jobChangesSpec = defineSpec(jobChanges, {
 });
 
 export const acquisitionsSpec = defineSpec(acquisitions, {
+  generator: DEMO_GENERATORS.acquisitions,
   line: ({ record }): AcquisitionSignalRecord => record,
   key: (line: AcquisitionSignalRecord) => line.id.toLowerCase(),
   mutations: [
@@ -772,6 +780,7 @@ export const acquisitionsSpec = defineSpec(acquisitions, {
 
 /** The view's own parts: its filters (drawn from the stored rounds), v2 paging, and one more change: the company's slug. */
 const fundingSignalsParts = defineSpec(fundingSignals, {
+  generator: DEMO_GENERATORS.funding,
   line: ({ record, extras }): FundingLine => (extras?.sourceId ? { ...record, source_id: extras.sourceId } : record),
   key: (line: FundingLine) => fundingSpec.key(line),
   mutations: [

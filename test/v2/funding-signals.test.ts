@@ -13,6 +13,7 @@ import { uuidV5 } from '../../src/catalog/uuid.js';
 import { clearData, describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
 import { acquisitionRecord, fundingRecord, insertAcquisitions, insertFunding, insertRecords } from '../fixtures.js';
 import { publishedSchemasMissing, publishedValidator } from './published-schemas.js';
+import { DEMO_GENERATORS } from '../../src/demo/index.js';
 
 const FUNDING = '/api/v2/signals/funding';
 const ACQUISITIONS = '/api/v2/signals/acquisitions';
@@ -360,7 +361,7 @@ describeEach('v2 funding signals', (backend) => {
 
   it("the same rounds as v1: every comparable filter has v1's X-Total-Count and its records, in its order", async () => {
     const asOf = new Date('2025-06-01T00:00:00Z');
-    await insertRecords(ctx.db, funding, [...funding.seed.generate(11, 300, asOf)]);
+    await insertRecords(ctx.db, funding, [...DEMO_GENERATORS.funding.generate(11, 300, asOf)]);
     const v1 = async (query: string) => {
       const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/funding?${query}`, headers: { 'x-lot-api-key': key } });
       assert.equal(res.statusCode, 200, res.body);

@@ -1,6 +1,5 @@
 // Acquisition signals: GET /api/v2/signals/acquisitions, ingest kind "acquisitions".
 import type { Condition } from '../conditions.js';
-import { generateAcquisitionSignals } from '../../demo/v2-generator.js';
 import { AcquisitionSignalRecord, AcquisitionsQuery, AcquisitionsResponse } from '../schemas/v2-schemas.js';
 import { countryKey } from '../countries.js';
 import { labelKey, splitList, urlKey } from '../normalize.js';
@@ -127,11 +126,4 @@ export const acquisitions = defineDataset<
     doc: JSON.stringify(record),
   }),
   ingestBatchRows: 1000,
-  seed: {
-    sizes: { demo: 1_000, large: 200_000 },
-    seedOffset: 4,
-    *generate(seed, count, asOf) {
-      for (const record of generateAcquisitionSignals(seed, count, asOf)) yield { record };
-    },
-  },
 });

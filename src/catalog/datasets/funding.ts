@@ -1,5 +1,4 @@
 // Venture funding rounds: GET /api/v1/funding, ingest kind "funding".
-import { generateFundingRecords } from '../../demo/v1-generator.js';
 import { FundingQuery, FundingRecord, FundingResponse, V1_RECORD_REFERENCES } from '../schemas/v1-schemas.js';
 import { labelKey, slugify, splitList } from '../normalize.js';
 import {
@@ -135,15 +134,4 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     };
   },
   ingestBatchRows: 500,
-  seed: {
-    sizes: { demo: 5_000, large: 1_000_000 },
-    seedOffset: 0,
-    // A stable source id per generated round, so re-seeding on another day updates instead of adding.
-    *generate(seed, count, asOf) {
-      let index = 0;
-      for (const record of generateFundingRecords(seed, count, asOf)) {
-        yield { record, extras: { sourceId: `seed-${seed}-${index++}` } };
-      }
-    },
-  },
 });

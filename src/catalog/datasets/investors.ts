@@ -1,5 +1,4 @@
 // Investors: GET /api/v2/signals/investors, ingest kind "investors".
-import { generateInvestors } from '../../demo/v2-generator.js';
 import { INVESTOR_TYPES, InvestorRecord, InvestorsQuery, InvestorsResponse } from '../schemas/v2-schemas.js';
 import { countryKey } from '../countries.js';
 import type { Condition } from '../conditions.js';
@@ -112,11 +111,4 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     doc: JSON.stringify(record),
   }),
   ingestBatchRows: 1000,
-  seed: {
-    sizes: { demo: 2_000, large: 200_000 },
-    seedOffset: 2,
-    *generate(seed, count, asOf) {
-      for (const record of generateInvestors(seed, count, asOf)) yield { record };
-    },
-  },
 });

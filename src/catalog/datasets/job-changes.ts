@@ -1,6 +1,5 @@
 // Job change signals: GET /api/v2/signals/job-changes, ingest kind "job-changes".
 import type { Condition } from '../conditions.js';
-import { generateJobChanges } from '../../demo/v2-generator.js';
 import { JobChangeRecord, JobChangesQuery, JobChangesResponse } from '../schemas/v2-schemas.js';
 import { urlKey } from '../normalize.js';
 import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../role-classifier.js';
@@ -139,11 +138,4 @@ export const jobChanges = defineDataset<
     };
   },
   ingestBatchRows: 2000,
-  seed: {
-    sizes: { demo: 10_000, large: 2_000_000 },
-    seedOffset: 3,
-    *generate(seed, count, asOf) {
-      for (const record of generateJobChanges(seed, count, asOf)) yield { record };
-    },
-  },
 });

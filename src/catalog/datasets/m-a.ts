@@ -1,5 +1,4 @@
 // Mergers and acquisitions: GET /api/v1/m-a, ingest kind "m-a".
-import { generateMaRecords } from '../../demo/v1-generator.js';
 import { MaQuery, MaRecord, MaResponse, V1_RECORD_REFERENCES } from '../schemas/v1-schemas.js';
 import { slugify, splitList } from '../normalize.js';
 import {
@@ -102,11 +101,4 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
     };
   },
   ingestBatchRows: 500,
-  seed: {
-    sizes: { demo: 1_000, large: 200_000 },
-    seedOffset: 1,
-    *generate(seed, count, asOf) {
-      for (const { record, status } of generateMaRecords(seed, count, asOf)) yield { record, extras: { status } };
-    },
-  },
 });

@@ -1,4 +1,4 @@
-import type { ColumnSpec, Condition } from '../../catalog/index.js';
+import type { ColumnSpec, Condition } from '../../src/catalog/index.js';
 
 /** The WHERE conditions of a statement, numbered $1..$n, with their parameters. */
 export interface WhereClause {
@@ -43,7 +43,7 @@ function sql<Row>(condition: Condition<Row>, type: ColumnSpec<Row>['type']): { t
 /**
  * Writes a dataset's conditions as SQL, each "?" numbered as the next $n placeholder. The read
  * path answers filters from the in-memory index; this is the same filter in plain SQL, what the
- * index is checked against.
+ * property tests check the index against (the server never runs it).
  */
 export function whereClause<Row>(columns: readonly ColumnSpec<Row>[], conditions: readonly Condition<Row>[]): WhereClause {
   const clause: WhereClause = { conditions: [], params: [] };

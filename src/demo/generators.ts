@@ -1,0 +1,100 @@
+// The demo data's generators, by dataset name: how `dealsignal seed` (and the server's first start
+// on an empty store) makes each dataset's synthetic records. A dataset without an entry is not
+// seeded. The generators load faker, which only the CLI, start-up seeding and the benchmarks need.
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import {
+  acquisitions,
+  funding,
+  investors,
+  jobChanges,
+  mA,
+  type AnyDataset,
+  type Dataset,
+  type DatasetName,
+  type RecordExtras,
+  type StoredRow,
+} from '../catalog/index.js';
+import { generateFundingRecords, generateMaRecords } from './v1-generator.js';
+import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from './v2-generator.js';
+
+export type Scale = 'demo' | 'large';
+
+/** How the seed makes one dataset's synthetic records. */
+export interface DemoGenerator<Rec> {
+  /** Records per scale. */
+  sizes: Readonly<Record<Scale, number>>;
+  /** Added to the seed, so each dataset draws its own sequence (fixed: the data stays the same). */
+  seedOffset: number;
+  /** Deterministic in (seed, count, asOf). */
+  generate(seed: number, count: number, asOf: Date): Iterable<{ record: Rec; extras?: Partial<RecordExtras> }>;
+}
+
+/**
+ * A generator with the dataset it makes records for, handed on together to a function generic
+ * over datasets (as Dataset.open does), so the seed prepares the generated records typed.
+ */
+export interface DatasetGenerator<Rec> extends DemoGenerator<Rec> {
+  open<T>(
+    use: <Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+      dataset: Dataset<Q, F, R, Row>,
+      generator: DemoGenerator<Static<R>>,
+    ) => T,
+  ): T;
+}
+
+function generatorOf<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  dataset: Dataset<Q, F, R, Row>,
+  generator: DemoGenerator<NoInfer<Static<R>>>,
+): DatasetGenerator<Static<R>> {
+  return { ...generator, open: (use) => use(dataset, generator) };
+}
+
+type RecordOf<N extends DatasetName> = Static<Extract<AnyDataset, { name: N }>['record']>;
+
+export const DEMO_GENERATORS = {
+  funding: generatorOf(funding, {
+    sizes: { demo: 5_000, large: 1_000_000 },
+    seedOffset: 0,
+    // A stable source id per generated round, so re-seeding on another day updates instead of adding.
+    *generate(seed, count, asOf) {
+      let index = 0;
+      for (const record of generateFundingRecords(seed, count, asOf)) {
+        yield { record, extras: { sourceId: `seed-${seed}-${index++}` } };
+      }
+    },
+  }),
+  'm-a': generatorOf(mA, {
+    sizes: { demo: 1_000, large: 200_000 },
+    seedOffset: 1,
+    *generate(seed, count, asOf) {
+      for (const { record, status } of generateMaRecords(seed, count, asOf)) yield { record, extras: { status } };
+    },
+  }),
+  investors: generatorOf(investors, {
+    sizes: { demo: 2_000, large: 200_000 },
+    seedOffset: 2,
+    *generate(seed, count, asOf) {
+      for (const record of generateInvestors(seed, count, asOf)) yield { record };
+    },
+  }),
+  'job-changes': generatorOf(jobChanges, {
+    sizes: { demo: 10_000, large: 2_000_000 },
+    seedOffset: 3,
+    *generate(seed, count, asOf) {
+      for (const record of generateJobChanges(seed, count, asOf)) yield { record };
+    },
+  }),
+  acquisitions: generatorOf(acquisitions, {
+    sizes: { demo: 1_000, large: 200_000 },
+    seedOffset: 4,
+    *generate(seed, count, asOf) {
+      for (const record of generateAcquisitionSignals(seed, count, asOf)) yield { record };
+    },
+  }),
+} satisfies { readonly [N in DatasetName]?: DatasetGenerator<RecordOf<N>> };
+
+/** The dataset's generator; undefined for a dataset the demo data does not include. */
+export function demoGeneratorOf(name: DatasetName): DatasetGenerator<unknown> | undefined {
+  const generators: { readonly [N in DatasetName]?: DatasetGenerator<unknown> } = DEMO_GENERATORS;
+  return generators[name];
+}
