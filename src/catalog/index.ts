@@ -13,7 +13,17 @@ export {
 } from './errors.js';
 export { normaliseEmail, slugify, urlKey } from './normalize.js';
 export { allowedValues } from './query-filters.js';
-export { DATASET_NAMES, datasetNamed, isDatasetName, DATASETS, byDatasetName, VIEWS, type DatasetName } from './registry.js';
+export {
+  DATASET_NAMES,
+  datasetNamed,
+  isDatasetName,
+  DATASETS,
+  byDatasetName,
+  eachSignalEndpoint,
+  eachV1Endpoint,
+  VIEWS,
+  type DatasetName,
+} from './registry.js';
 export { ListString, Nullable, StringEnum, isListParam, LIST_PARAM } from './schemas/common.js';
 export {
   LOOKUP_MAX_RECORD_BYTES,
