@@ -75,7 +75,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: '304-charged',
     bug: 'a 304 is charged: the credit is taken once the 304 has been sent (the client cannot see it; the ledger can)',
-    file: 'src/families/v2-api.ts',
+    file: 'src/read/list-routes.ts',
     search: 'signalPageTag(services.entityTags, request, page))) return reply;',
     replace:
       'signalPageTag(services.entityTags, request, page)))\n        return settleCredits(services.credits, request, api.endpoint, false).then(() => reply);',
@@ -84,7 +84,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'webhook-active-after-retries',
     bug: 'a webhook is left active after the last retry of a delivery fails',
-    file: 'src/webhooks/queries.ts',
+    file: 'src/webhooks/attempt-queries.ts',
     search: 'active = CASE WHEN o.pause_reason IS NULL THEN w.active ELSE false END,',
     replace: 'active = w.active,',
     tests: ['test/webhooks/delivery.test.ts'],
@@ -108,7 +108,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'paused-webhook-sent',
     bug: 'a paused webhook is claimed like an active one: its queued events are sent while it is off',
-    file: 'src/webhooks/queries.ts',
+    file: 'src/webhooks/delivery-queue-queries.ts',
     search: 'WHERE next_attempt_at <= now() AND active AND deleted_at IS NULL',
     replace: 'WHERE next_attempt_at <= now() AND deleted_at IS NULL',
     tests: ['test/webhooks/delivery.test.ts'],

@@ -19,6 +19,8 @@ export {
   isDatasetName,
   DATASETS,
   byDatasetName,
+  eachSignalEndpoint,
+  eachV1Endpoint,
   VIEWS,
   acquisitions,
   funding,

@@ -1,6 +1,8 @@
 // The registry: every dataset the service serves, ingests and seeds. Routes, ingest, the inbox,
 // seed, the tests and the benchmarks iterate it; a new dataset is its module plus one line here
 // (and the migration that creates its table).
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Dataset, SignalApi, StoredRow, V1Api, ValidQuery } from './dataset.js';
 import { acquisitions } from './datasets/acquisitions.js';
 import { funding } from './datasets/funding.js';
 import { fundingSignals } from './datasets/funding-signals.js';
@@ -37,4 +39,32 @@ export type { Dataset, RecordExtras, StoredRow } from './dataset.js';
 export function byDatasetName<T>(value: (dataset: AnyDataset) => T): Readonly<Record<DatasetName, T>> {
   // Every name gets its entry: the map runs over the whole registry.
   return Object.fromEntries(DATASETS.map((dataset) => [dataset.name, value(dataset)])) as Record<DatasetName, T>;
+}
+
+/** Hands each dataset a v1 endpoint serves, with that endpoint's declaration, to a function generic over datasets. */
+export function eachV1Endpoint(
+  use: <Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+    dataset: Dataset<Q, F, R, Row>,
+    api: V1Api<ValidQuery<Q>>,
+  ) => void,
+): void {
+  for (const dataset of DATASETS) {
+    dataset.open((typed) => {
+      if (typed.api.family === 'v1') use(typed, typed.api);
+    });
+  }
+}
+
+/** Hands each dataset and view a v2 signal endpoint serves, with that endpoint's declaration, to a function generic over datasets. */
+export function eachSignalEndpoint(
+  use: <Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+    dataset: Dataset<Q, F, R, Row>,
+    api: SignalApi<ValidQuery<Q>>,
+  ) => void,
+): void {
+  for (const dataset of [...DATASETS, ...VIEWS]) {
+    dataset.open((typed) => {
+      if (typed.api.family === 'v2') use(typed, typed.api);
+    });
+  }
 }

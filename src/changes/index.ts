@@ -10,5 +10,5 @@ export {
 } from './change-log-queries.js';
 export { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from './follower.js';
 export { startChangeLogPruning } from './retention.js';
-export { changesRoute } from './routes.js';
+export { changesRoutes } from './routes.js';
 export { CHANGE_FEED_DATASETS, ChangesQuery, ChangesResponse } from './schemas.js';

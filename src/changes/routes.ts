@@ -4,12 +4,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../app-services.js';
-import type { keyedAccess } from '../accounts/index.js';
-import { conditionalList, LIST_CACHE_CONTROL, notModified } from '../platform/http/index.js';
+import { conditionalList, keyedRoute, LIST_CACHE_CONTROL, notModified, type ApiFamily } from '../platform/http/index.js';
 import { ChangesQuery, ChangesResponse } from './schemas.js';
 import { V2Error } from '../catalog/index.js';
 import { readChangesPage, type ChangesPage } from './feed.js';
-import { errors, settleCredits } from '../accounts/index.js';
+import { settleCredits } from '../accounts/index.js';
 
 const ENDPOINT = 'changes';
 
@@ -29,24 +28,21 @@ function sendChangesPage(reply: FastifyReply, page: ChangesPage, credits: { used
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-export function changesRoute(app: FastifyInstance, services: AppServices, authenticate: ReturnType<typeof keyedAccess>): void {
+export async function changesRoutes(app: FastifyInstance, services: AppServices, family: ApiFamily): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/changes',
     {
       ...conditionalList,
-      onRequest: authenticate,
-      schema: {
+      ...keyedRoute(family, {
         tags: ['v2 changes'],
         operationId: 'listChanges',
         summary: 'Changes feed: what was created, updated or deleted since a cursor',
         description: DESCRIPTION,
-        security: [{ bearerAuth: [] }],
         querystring: ChangesQuery,
         response: {
           200: ChangesResponse,
-          ...errors,
           400: {
-            ...errors[400],
+            ...family.errors[400],
             description:
               'A parameter breaks its rule, or `since` is not a cursor this feed returned (invalid_parameter, `param`)',
           },
@@ -57,7 +53,7 @@ export function changesRoute(app: FastifyInstance, services: AppServices, authen
               '(code gone, param since)',
           },
         },
-      },
+      }),
     },
     async (request, reply) => {
       const page = await readChangesPage(services.db, request.query, { retentionDays: services.config.changeLogRetentionDays });

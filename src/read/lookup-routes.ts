@@ -5,10 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyBodyParser, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dataset, StoredRow, V1Api, ValidQuery } from '../catalog/index.js';
-import { DATASETS } from '../catalog/index.js';
+import { eachV1Endpoint } from '../catalog/index.js';
 import type { AppServices } from '../app-services.js';
-import { windowWords, type keyedAccess } from '../accounts/index.js';
-import { errorHandling, v1ErrorShape } from '../platform/http/index.js';
+import { errorHandling, keyedRoute, v1ErrorShape, type ApiFamily } from '../platform/http/index.js';
 import { SUCCESS_MESSAGE } from './v1-reply.js';
 import {
   LOOKUP_MAX_RECORD_BYTES,
@@ -18,7 +17,6 @@ import {
   LookupResponse,
   MAX_LOOKUP_INPUTS,
 } from '../catalog/index.js';
-import { V1Error } from '../catalog/index.js';
 import { ApiError, invalidParameter, jsonSyntaxProblem } from '../catalog/index.js';
 import { companyLookup, LOOKUP_BODY_SHAPE, lookupBodyProblem, type LookupAnswer } from './lookup.js';
 
@@ -79,23 +77,17 @@ const validateNoQuery = (query: unknown) => {
   return refusal(`Unknown parameter "${name}": the lookup takes no query parameters; send its inputs in the JSON body`);
 };
 
-function errorResponses(services: AppServices) {
-  const errorRef = Type.Ref(V1Error);
-  const { v1, windowMs } = services.config.rateLimits;
+/** The lookup's answers beyond the family's: its body's bounds, and a rate limit counted per request. */
+function lookupErrors(family: ApiFamily) {
+  const { 400: refused, 429: rateLimited } = family.errors;
   return {
     400: {
-      ...errorRef,
+      ...refused,
       description: `The body is not JSON, not an object, has an unknown field, a field of the wrong type, no input or more than ${MAX_LOOKUP_INPUTS}, or a query parameter; the message names it`,
     },
-    401: { ...errorRef, description: 'Missing, malformed, unknown or revoked API key' },
-    413: { ...errorRef, description: `The body is larger than ${LOOKUP_BODY_LIMIT / 1024} KiB` },
-    415: { ...errorRef, description: 'The body is compressed (a `Content-Encoding` other than `identity`): send it as it is' },
-    429: {
-      ...errorRef,
-      description: `More requests ${windowWords(windowMs)} than the account's limit (${v1} unless the account has its own); a lookup is one request`,
-    },
-    500: { ...errorRef, description: 'Unexpected failure' },
-    503: { ...errorRef, description: 'Temporarily unavailable; retry after the Retry-After seconds' },
+    413: { ...refused, description: `The body is larger than ${LOOKUP_BODY_LIMIT / 1024} KiB` },
+    415: { ...refused, description: 'The body is compressed (a `Content-Encoding` other than `identity`): send it as it is' },
+    429: { ...rateLimited, description: `${rateLimited.description}; a lookup is one request` },
   };
 }
 
@@ -108,7 +100,7 @@ function sendLookup(reply: FastifyReply, answer: LookupAnswer) {
 function lookupRoute<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
   app: FastifyInstance,
   services: AppServices,
-  authenticate: ReturnType<typeof keyedAccess>,
+  family: ApiFamily,
   dataset: Dataset<Q, F, R, Row>,
   api: V1Api<ValidQuery<Q>>,
 ): void {
@@ -116,11 +108,7 @@ function lookupRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     `${api.path}/lookup`,
     {
-      onRequest: authenticate,
-      preParsing: refuseEncodedBody,
-      bodyLimit: LOOKUP_BODY_LIMIT,
-      validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? validateLookupBody : validateNoQuery),
-      schema: {
+      ...keyedRoute(family, {
         tags: ['v1 lookup'],
         operationId: api.operationId.replace(/^list/, 'lookup'),
         summary: `${dataset.label[0]!.toUpperCase()}${dataset.label.slice(1)} of up to ${MAX_LOOKUP_INPUTS} companies, by website or LinkedIn page`,
@@ -133,31 +121,25 @@ function lookupRoute<Q extends TObject, F, R extends TSchema, Row extends Stored
           `result, and no records. An answer holds at most ${LOOKUP_MAX_RECORD_BYTES / 1024 / 1024} MiB of records ` +
           '(filled in input order; an input past that gets `next` instead) and is at most ' +
           `${LOOKUP_MAX_RESPONSE_BYTES / 1024 / 1024} MiB in all. One request against the rate limit, whatever the number of inputs.`,
-        security: [{ apiKeyHeader: [] }],
         querystring: NO_QUERY,
         body: api.lookupExample ? { ...LookupBody, examples: [api.lookupExample] } : LookupBody,
         response: {
           200: { ...LookupResponse(Type.Ref(dataset.record)), description: `Each input's ${dataset.label}` },
-          ...errorResponses(services),
+          ...lookupErrors(family),
         },
-      },
+      }),
+      preParsing: refuseEncodedBody,
+      bodyLimit: LOOKUP_BODY_LIMIT,
+      validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? validateLookupBody : validateNoQuery),
     },
     async (request, reply) => sendLookup(reply, await lookup(request.body)),
   );
 }
 
 /** The lookup routes of every v1 dataset, in a scope of their own (their body parser and limit). */
-export async function lookupRoutes(
-  app: FastifyInstance,
-  services: AppServices,
-  authenticate: ReturnType<typeof keyedAccess>,
-): Promise<void> {
+export async function lookupRoutes(app: FastifyInstance, services: AppServices, family: ApiFamily): Promise<void> {
   await app.register(errorHandling, { shape: lookupErrorShape, notFound: false });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody);
-  for (const dataset of DATASETS) {
-    dataset.open((typed) => {
-      if (typed.api.family === 'v1') lookupRoute(app, services, authenticate, typed, typed.api);
-    });
-  }
+  eachV1Endpoint((dataset, api) => lookupRoute(app, services, family, dataset, api));
 }

@@ -13,17 +13,9 @@
 // it answers, given back when it never left; later attempts of a paid event are free.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../platform/db/index.js';
-import {
-  claimDueWebhooks,
-  recordAttempts,
-  reserveDeliveries,
-  type AttemptResult,
-  type ClaimedWebhook,
-  type DeliveryCharge,
-  type Reservation,
-  type Settlement,
-  type WebhookOutcome,
-} from './queries.js';
+import { recordAttempts, type AttemptResult, type WebhookOutcome } from './attempt-queries.js';
+import { reserveDeliveries, type DeliveryCharge, type Reservation, type Settlement } from './charge-queries.js';
+import { claimDueWebhooks, type ClaimedWebhook } from './delivery-queue-queries.js';
 import type { DeliveryResult, WebhookTransport } from './transport.js';
 import type { CreditMeter } from '../accounts/index.js';
 import { WebhookDispatcher, type DispatchLog } from './dispatcher.js';

@@ -6,16 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '../platform/db/index.js';
 import { changeLogHead, comparePositions, readChanges, type Change } from '../changes/index.js';
 import { indexRowsWithDocuments } from '../read/index.js';
-import {
-  subscribedWebhooks,
-  enqueueDeliveries,
-  insertEvents,
-  lockDispatchPosition,
-  setDispatchPosition,
-  type DispatchWebhook,
-  type NewDelivery,
-  type NewEvent,
-} from './queries.js';
+import { subscribedWebhooks, lockDispatchPosition, setDispatchPosition, type DispatchWebhook } from './dispatch-queries.js';
+import { enqueueDeliveries, insertEvents, type NewDelivery, type NewEvent } from './delivery-queue-queries.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from '../read/index.js';
 import { DATASETS } from '../catalog/index.js';
 import type { IndexRecord } from '../read/filter-index/index.js';

@@ -3,7 +3,8 @@
 // is re-sealed with the current one when it is read, and at every start (sealStored), which also
 // seals the secrets stored in plaintext before secrets were encrypted.
 import type { Database } from '../platform/db/index.js';
-import { replaceStoredSecret, secretsNotSealedWith, type SealedSecret } from './queries.js';
+import { replaceStoredSecret, secretsNotSealedWith } from './secret-queries.js';
+import type { SealedSecret } from './subscription-queries.js';
 import { ApiError } from '../catalog/index.js';
 import { open, seal, SecretBoxError, sealedPrefix, type Keyring } from '../platform/infra/index.js';
 

@@ -3,18 +3,16 @@
 // event, read the delivery log, retry a delivery. Framework-free: the routes and the pages call it.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../platform/db/index.js';
+import { recordSentDelivery } from './attempt-queries.js';
+import { findDelivery, listDeliveries, type DeliveryRow } from './delivery-log-queries.js';
 import {
   deleteWebhook,
-  findDelivery,
   findWebhook,
   insertWebhook,
-  listDeliveries,
   listWebhooks,
-  recordSentDelivery,
   updateWebhook,
-  type DeliveryRow,
   type WebhookRow,
-} from './queries.js';
+} from './subscription-queries.js';
 import { checkTarget, type TargetPolicy, type WebhookTransport } from './transport.js';
 import { creditsExhausted, type CreditMeter } from '../accounts/index.js';
 import { MAX_ENDPOINT_URL_LENGTH, MAX_FILTERS_LENGTH, WebhookBody } from './schemas.js';

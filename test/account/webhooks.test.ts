@@ -3,7 +3,7 @@
 // test events, the delivery log with its cursor and redelivery; another account's webhook is a
 // 404 and a form without its CSRF token changes nothing.
 import assert from 'node:assert/strict';
-import type { WebhookRow } from '../../src/webhooks/queries.js';
+import type { WebhookRow } from '../../src/webhooks/subscription-queries.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/infra/rate-limit-store.js';

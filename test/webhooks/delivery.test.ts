@@ -12,7 +12,7 @@ import {
   insertJobChanges,
   jobChangeRecord,
 } from '../fixtures.js';
-import { pruneDeliveries } from '../../src/webhooks/queries.js';
+import { pruneDeliveries } from '../../src/webhooks/retention-queries.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { ok, verifyBoth, type Received, type TestReceiver } from './receiver.js';
 import { DELIVERY_ENV, deliveriesOf, eventually, webhookSuite, type WebhookApi } from './support.js';

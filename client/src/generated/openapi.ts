@@ -2585,7 +2585,7 @@ export interface operations {
                  */
                 categories?: string;
                 /**
-                 * @description Comma-separated round types, case-insensitive: Pre-Seed, Seed, Series A, Series B, Series C, Series D, Series E, Series F+, Bridge, Debt Financing, Grant, Convertible Note, Equity Crowdfunding, ICO, IPO, Private Equity, Venture, Angel, Corporate, Other. Any other value is a 400 naming it. Our round labels map to these as the README's table says ("Other": any other label, or none). Several values: comma-separated, or the parameter repeated (`round=a&round=b`).
+                 * @description Comma-separated round types, case-insensitive: Pre-Seed, Seed, Series A, Series B, Series C, Series D, Series E, Series F+, Bridge, Debt Financing, Grant, Convertible Note, Equity Crowdfunding, ICO, IPO, Private Equity, Venture, Angel, Corporate, Other. Any other value is a 400 naming it. Our round labels map to these as the table in docs/api/v2.md says ("Other": any other label, or none). Several values: comma-separated, or the parameter repeated (`round=a&round=b`).
                  * @example Seed,Series A
                  */
                 round?: string;
