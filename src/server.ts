@@ -11,6 +11,7 @@ import { closeListenerAndDrain } from './platform/http/index.js';
 import { answerWorkerScrapes } from './platform/infra/index.js';
 import { startInbox } from './ingest/index.js';
 import { startChangeLogPruning } from './changes/index.js';
+import { pruneFinishedDeliveries } from './webhooks/index.js';
 import type { Config } from './config.js';
 import { migrate } from './platform/db/index.js';
 import { openDatabase } from './platform/db/index.js';
@@ -265,7 +266,7 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
             config.changeLogRetentionDays,
             { info: (m) => app.log.info(m), error: (m) => app.log.error(m) },
             undefined,
-            config.webhooks.deliveryRetentionDays,
+            (log) => pruneFinishedDeliveries(db, config.webhooks.deliveryRetentionDays, log),
           )
         : undefined;
   })();

@@ -8,20 +8,6 @@ export { debitCredits, lockSpendable } from './credit-queries.js';
 export { CreditMeter, creditsExhausted } from './credits.js';
 export { KeyVerifier } from './key-verifier.js';
 export { loadPasswordEstimator } from './passwords.js';
-export { requestSession, sessionCsrfValid, type RequestSession, type SignedInSession } from './portal/cookies.js';
-export { FlashCookie, clipText } from './portal/flash.js';
-export {
-  pageContext,
-  sendPage,
-  CSRF_PROBLEM,
-  CSRF_STATUS,
-  PROBLEM_STATUS,
-  signInFirst,
-  type AccountServices,
-  type WebDeps,
-} from './portal/page-context.js';
-export { profileRoutes } from './portal/profile-routes.js';
-export { authRoutes } from './portal/sign-in-routes.js';
 export { errors, settleCredits } from './pricing-routes.js';
 export { AuthFailureLimiter, RateLimiter } from './rate-limits.js';
 export { UsageRecorder } from './usage.js';

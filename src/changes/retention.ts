@@ -3,7 +3,6 @@
 // from the pruned horizon and reloads instead of silently missing changes.
 import type { Database } from '../platform/db/index.js';
 import { pruneChangeLog, type PruneResult } from './change-log-queries.js';
-import { pruneDeliveries } from '../webhooks/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -26,18 +25,20 @@ export interface ChangeLogPruning {
   stop(): Promise<void>;
 }
 
+/** Other pruning that runs on the same schedule (the composition root passes the webhook delivery log's). */
+export type AlsoPrune = (log: PruningLog) => Promise<void>;
+
 /**
  * Prunes now and then every intervalMs (an hour: each run then removes about an hour of writes),
- * and with it the webhook delivery log's finished deliveries older than deliveryRetentionDays
- * (pending ones are kept whatever their age). A failed run is logged and retried at the next
- * interval; several instances may prune at once.
+ * and runs alsoPrune after it. A failed run is logged and retried at the next interval; several
+ * instances may prune at once.
  */
 export function startChangeLogPruning(
   db: Database,
   retentionDays: number,
   log: PruningLog,
   intervalMs = 60 * 60 * 1000,
-  deliveryRetentionDays?: number,
+  alsoPrune?: AlsoPrune,
 ): ChangeLogPruning {
   const stopping = new AbortController();
   const runOnce = async () => {
@@ -47,10 +48,7 @@ export function startChangeLogPruning(
       if (result.removedChanges > 0 || result.removedTransactions > 0) {
         log.info(`change log: removed ${result.removedChanges} entries older than ${retentionDays} days`);
       }
-      if (deliveryRetentionDays !== undefined) {
-        const removed = await pruneDeliveries(db, new Date(Date.now() - deliveryRetentionDays * DAY_MS));
-        if (removed > 0) log.info(`webhooks: removed ${removed} deliveries older than ${deliveryRetentionDays} days`);
-      }
+      await alsoPrune?.(log);
     } catch (err) {
       log.error(`change log: pruning failed (${err instanceof Error ? err.message : String(err)}); will retry`);
     }

@@ -11,11 +11,11 @@ import { DEFAULT_ROLL_GRACE_MS } from '../accounts/index.js';
 import { DEFAULT_SESSION_TTL_MS } from '../accounts/index.js';
 import { loadAssets } from '../platform/web/index.js';
 import { errorPage } from '../platform/web/index.js';
-import { authRoutes } from '../accounts/index.js';
-import { pageContext, sendPage, type AccountServices, type WebDeps } from '../accounts/index.js';
-import { FlashCookie } from '../accounts/index.js';
-import { profileRoutes } from '../accounts/index.js';
-import { requestSession, type RequestSession } from '../accounts/index.js';
+import { authRoutes } from '../accounts/portal/index.js';
+import { pageContext, sendPage, type AccountServices, type WebDeps } from '../accounts/portal/index.js';
+import { FlashCookie } from '../accounts/portal/index.js';
+import { profileRoutes } from '../accounts/portal/index.js';
+import { requestSession, type RequestSession } from '../accounts/portal/index.js';
 
 export interface AccountRoutesOptions {
   /** Signs the session and form cookies; at least 32 characters, the same on every instance. */

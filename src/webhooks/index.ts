@@ -10,7 +10,7 @@ export {
   type WebhookFormValues,
 } from './pages.js';
 export { webhookPortalRoutes } from './portal-routes.js';
-export { pruneDeliveries } from './retention-queries.js';
+export { pruneFinishedDeliveries } from './delivery-log-retention.js';
 export { webhookRoutes } from './routes.js';
 export { WEBHOOK_SHARED_SCHEMAS, WEBHOOK_BODY_LIMIT } from './schemas.js';
 export { WebhookSecrets } from './secrets.js';

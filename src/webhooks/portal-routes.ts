@@ -32,9 +32,9 @@ import {
   sendPage,
   signInFirst,
   type WebDeps,
-} from '../accounts/index.js';
-import { requestSession, sessionCsrfValid, type SignedInSession } from '../accounts/index.js';
-import { clipText } from '../accounts/index.js';
+} from '../accounts/portal/index.js';
+import { requestSession, sessionCsrfValid, type SignedInSession } from '../accounts/portal/index.js';
+import { clipText } from '../accounts/portal/index.js';
 
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) });
 const FormText = Type.String({ maxLength: 2000 });
