@@ -98,8 +98,9 @@ function changedRecord(row: ChangeRangeRow, request: RecordRequest | undefined):
   const record: ChangedRecord = { key: row.row_key };
   if (request?.documents && row.doc !== null) record.doc = typeof row.doc === 'string' ? row.doc : row.doc.toString('utf8');
   if (request?.values) {
+    const read = JSON.parse(row.values!) as RecordValues[string][];
     const values: RecordValues = { id: row.record_id, sort_ms: 0 };
-    for (const { name, alias } of VALUE_COLUMNS.get(row.dataset)!) values[name] = row[alias] as RecordValues[string];
+    for (const [i, name] of VALUE_COLUMNS.get(row.dataset)!.entries()) values[name] = read[i] ?? null;
     record.values = values;
   }
   return record;
