@@ -4,7 +4,7 @@
 // becomes its deliveries exactly once, whatever crashes or restarts.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../platform/db/index.js';
-import { changeLogHead, comparePositions, readChangeRange, type Change } from '../changes/index.js';
+import { changeLogHead, comparePositions, readChangeRange, type Change, type ChangeRange } from '../changes/index.js';
 import {
   subscribedWebhooks,
   enqueueDeliveries,
@@ -62,18 +62,29 @@ export class WebhookDispatcher {
         await setDispatchPosition(tx, await changeLogHead(tx));
         return { changes: 0, deliveries: 0 };
       }
-      const subscribers = this.refresh(await subscribedWebhooks(tx));
-      // The entries and, for the data sets some webhook listens to, their records as they are now
-      // (a deleted one has no event), read together. When many webhooks listen, fewer entries are
-      // read: as many as can reach maxDeliveries, so a transaction reads only the records it may queue.
-      const listeners = listenersPerDataset(subscribers);
-      const mostListeners = Math.max(0, ...listeners.values());
-      const scanRows =
-        mostListeners === 0 ? this.batchSize : Math.min(this.batchSize, Math.ceil(this.maxDeliveries / mostListeners));
-      const { changes, bounds } = await readChangeRange(tx, lock.position, {
-        scanRows,
-        records: { datasets: [...listeners.keys()], documents: true, values: true },
-      });
+      let webhooks = await subscribedWebhooks(tx);
+      let subscribers: Subscriber[];
+      let read: ChangeRange;
+      for (;;) {
+        subscribers = this.refresh(webhooks);
+        // The entries and, for the data sets some webhook listens to, their records as they are now
+        // (a deleted one has no event), read together. When many webhooks listen, fewer entries are
+        // read: as many as can reach maxDeliveries, so a transaction reads only the records it may queue.
+        const listeners = listenersPerDataset(subscribers);
+        const mostListeners = Math.max(0, ...listeners.values());
+        const scanRows =
+          mostListeners === 0 ? this.batchSize : Math.min(this.batchSize, Math.ceil(this.maxDeliveries / mostListeners));
+        read = await readChangeRange(tx, lock.position, {
+          scanRows,
+          records: { datasets: [...listeners.keys()], documents: true, values: true },
+        });
+        // A webhook created or changed while the entries were read may be owed some of them (its
+        // creation committed before theirs): read them again with it.
+        const now = await subscribedWebhooks(tx);
+        if (versionsOf(now) === versionsOf(webhooks)) break;
+        webhooks = now;
+      }
+      const { changes, bounds } = read;
       if (comparePositions(lock.position, bounds.pruned) < 0) {
         this.log.warn(
           `webhooks: the change log was pruned past the dispatch position (${lock.position.seq}.${lock.position.changeId}); ` +
@@ -173,4 +184,12 @@ function listenersPerDataset(subscribers: readonly Subscriber[]): Map<DatasetNam
     if (most > 0) listeners.set(name, most);
   }
   return listeners;
+}
+
+/** Which webhooks there are and which version of each: what the compiled subscribers depend on. */
+function versionsOf(webhooks: readonly DispatchWebhook[]): string {
+  return webhooks
+    .map((webhook) => `${webhook.id}@${webhook.updated_at.getTime()}`)
+    .sort()
+    .join(',');
 }
