@@ -1,6 +1,8 @@
 // The change log (migration 008): what changed in the document tables, in commit order. Triggers
 // write it; this module reads it by position and prunes it.
-import type { Database, Queryable } from '../platform/db/index.js';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { indexValueSql, type Database, type Queryable } from '../platform/db/index.js';
+import { DATASETS, type Dataset, type StoredRow } from '../catalog/index.js';
 
 /** The data sets, by their names in src/datasets. */
 export const CHANGE_DATASETS = ['funding', 'm-a', 'investors', 'job-changes', 'acquisitions'] as const;
@@ -39,6 +41,31 @@ export interface Change {
   op: ChangeOp;
   /** When the writing transaction committed (all entries of a transaction share it). */
   changedAt: Date;
+  /**
+   * The changed row as it is in the snapshot the entry was read in, when the reader asked for its
+   * data set's rows; undefined for a deletion and for a row gone since.
+   */
+  record?: ChangedRecord;
+}
+
+/** A row's filter and sort values, as the in-memory filter index takes them: text, text[] or a number. */
+export interface RecordValues {
+  id: number;
+  /** sort_at in ms since the epoch (microseconds as the fraction). */
+  sort_ms: number;
+  [column: string]: string | number | string[] | null;
+}
+
+export interface ChangedRecord {
+  /**
+   * The row's natural key now: another than the entry's when plain SQL changed it since (the
+   * entry's deletion then follows in the log).
+   */
+  key: string;
+  /** The served document (JSON text), when documents were asked for. */
+  doc?: string;
+  /** The filter and sort values, when they were asked for. */
+  values?: RecordValues;
 }
 
 export interface ChangeLogBounds {
@@ -85,9 +112,69 @@ export async function changeLogHead(db: Queryable): Promise<ChangePosition> {
   return (await changeLogBounds(db)).head;
 }
 
-interface ChangeRow {
-  pruned_seq: number;
-  pruned_change: number;
+/** Where a read starts: after a position, or (undefined) after the pruned horizon, the oldest retained change. */
+export type RangeStart = ChangePosition | undefined;
+
+// The start position, in the statement's own snapshot: the one given, or the pruned horizon.
+export const START_CTE = `
+  start AS (
+    SELECT coalesce($1::bigint, p.seq) AS seq,
+           CASE WHEN $1::bigint IS NULL THEN p.change_id ELSE $2::bigint END AS change_id
+      FROM change_log_pruned p
+  )`;
+
+/** What the range statement reads of a dataset's changed rows. */
+interface RecordSource {
+  dataset: ChangeDataset;
+  /** The filter and sort values, in the order of the JSON array the statement returns them in. */
+  valueColumns: readonly string[];
+  /** The CTE reading the changed rows of the entries of this dataset, by primary key. */
+  rows: string;
+  /** Its join to the entries. */
+  join: string;
+}
+
+// A dataset's changed row, read only for an entry of that dataset that is not a deletion, when the
+// dataset is among those asked for ($6): with the parameters known, the planner drops the join of a
+// dataset nobody asked for. The document ($7) and the index values ($8) are read only when asked,
+// the values as one JSON array (a column per value of every dataset made rows five times wider and
+// their parsing the larger part of the read). The rows are read by primary key, all of a dataset's
+// at once (as many steps per entry made the read slower than the separate statements it replaces).
+function recordSource<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  dataset: Dataset<Q, F, R, Row>,
+  alias: string,
+): RecordSource {
+  const values = [
+    { name: 'sort_ms', sql: indexValueSql('t.sort_at', 'timestamptz') },
+    ...Object.keys(dataset.indexed).map((name) => {
+      const spec = dataset.columns.find((column) => column.name === name);
+      if (!spec) throw new Error(`${dataset.name}: indexed column ${name} is not a column of ${dataset.table}`);
+      return { name, sql: indexValueSql(`t.${name}`, spec.type) };
+    }),
+  ];
+  const rows = `${alias} AS (
+    SELECT t.id, t.${dataset.key.column}::text AS key, CASE WHEN $7::boolean THEN t.doc END AS doc,
+           CASE WHEN $8::boolean THEN json_build_array(${values.map(({ sql }) => sql).join(', ')})::text END AS "values"
+      FROM ${dataset.table} t
+     WHERE '${dataset.name}' = ANY($6::text[])
+       AND t.id = ANY(ARRAY(SELECT record_id FROM matched WHERE dataset = '${dataset.name}' AND op <> 'deleted'))
+  )`;
+  const join = `
+    LEFT JOIN ${alias} ON m.dataset = '${dataset.name}' AND m.op <> 'deleted' AND ${alias}.id = m.record_id`;
+  return { dataset: dataset.name as ChangeDataset, valueColumns: values.map(({ name }) => name), rows, join };
+}
+
+export const RECORD_SOURCES: readonly RecordSource[] = DATASETS.map((dataset, i) =>
+  dataset.open((typed) => recordSource(typed, `r${i}`)),
+);
+
+/** One entry read by CHANGE_RANGE_SQL, with the log's bounds and how far the read went. */
+export interface ChangeRangeRow extends BoundsRow {
+  start_seq: number;
+  start_change: number;
+  scanned: number;
+  last_seq: number | null;
+  last_change: number | null;
   seq: number | null;
   id: number | null;
   dataset: ChangeDataset;
@@ -95,59 +182,76 @@ interface ChangeRow {
   record_key: string | null;
   op: ChangeOp;
   committed_at: Date;
+  /** The changed row's natural key now; null when no row was read. */
+  row_key: string | null;
+  doc: string | Buffer | null;
+  /** The filter and sort values as a JSON array, in the order of the dataset's valueColumns. */
+  values: string | null;
 }
 
-// Entries after ($1, $2), at most $3, with the pruned horizon from the same snapshot. The
-// transactions come from the seq index and each one's entries from the log's key, each capped
-// at $3, so a batch reads about $3 entries wherever it starts, also inside a transaction of
-// millions. One transaction more than $3 is taken because the first may have nothing left.
-// The horizon comes from subqueries run once, not a join: joined, the planner multiplied the
-// estimate by its guess for the rows of an unanalysed table, past jit_above_cost, and compiling
-// the query took 50 ms where running it takes 1.
-const READ_SQL = `
-  SELECT (SELECT seq FROM change_log_pruned) AS pruned_seq, (SELECT change_id FROM change_log_pruned) AS pruned_change,
-         x.seq, x.id, x.dataset, x.record_id, x.record_key, x.op, x.committed_at
-    FROM (SELECT 1) one
-    LEFT JOIN LATERAL (
-      SELECT t.seq, c.id, c.dataset, c.record_id, c.record_key, c.op, t.committed_at
-        FROM (SELECT txid, seq, committed_at
-                FROM change_transactions
-               WHERE seq >= $1
-               ORDER BY seq
-               LIMIT $3 + 1) t
-       CROSS JOIN LATERAL (
-         SELECT c.id, c.dataset, c.record_id, c.record_key, c.op
-           FROM change_log c
-          WHERE c.txid = t.txid AND c.id > CASE WHEN t.seq = $1 THEN $2::bigint ELSE 0 END
-          ORDER BY c.id
-          LIMIT $3) c
-       ORDER BY t.seq, c.id
-       LIMIT $3) x ON true
-   ORDER BY x.seq, x.id`;
+// The next $3 entries after the start (the transactions from the seq index, each one's entries from
+// the log's key, each capped at $3, so a read costs about $3 entries wherever it starts, also inside
+// a transaction of millions; one transaction more than $3 is taken because the first may have
+// nothing left), then the first $5 of them in the data sets $4 (null: all), each with its changed
+// row as it is in the same snapshot. With the log's bounds and the last entry read, matching or
+// not. One row per entry found, or one row with null entry columns when none is.
+const CHANGE_RANGE_SQL = `
+  WITH ${START_CTE}, scanned AS (
+    SELECT t.seq, c.id, c.dataset, c.record_id, c.record_key, c.op, t.committed_at
+      FROM (SELECT txid, seq, committed_at
+              FROM change_transactions
+             WHERE seq >= (SELECT seq FROM start)
+             ORDER BY seq
+             LIMIT $3 + 1) t
+     CROSS JOIN LATERAL (
+       SELECT c.id, c.dataset, c.record_id, c.record_key, c.op
+         FROM change_log c
+        WHERE c.txid = t.txid
+          AND c.id > CASE WHEN t.seq = (SELECT seq FROM start) THEN (SELECT change_id FROM start) ELSE 0 END
+        ORDER BY c.id
+        LIMIT $3) c
+     ORDER BY t.seq, c.id
+     LIMIT $3
+  ), matched AS (
+    SELECT * FROM scanned
+     WHERE $4::text[] IS NULL OR dataset = ANY($4::text[])
+     ORDER BY seq, id
+     LIMIT $5
+  ), ${RECORD_SOURCES.map((source) => source.rows).join(', ')}
+  SELECT b.*, s.seq AS start_seq, s.change_id AS start_change,
+         (SELECT count(*)::int FROM scanned) AS scanned, l.seq AS last_seq, l.id AS last_change,
+         m.seq, m.id, m.dataset, m.record_id, m.record_key, m.op, m.committed_at,
+         coalesce(${RECORD_SOURCES.map((_, i) => `r${i}.key`).join(', ')}) AS row_key,
+         coalesce(${RECORD_SOURCES.map((_, i) => `r${i}.doc`).join(', ')}) AS doc,
+         coalesce(${RECORD_SOURCES.map((_, i) => `r${i}."values"`).join(', ')}) AS "values"
+    FROM (${BOUNDS_SQL}) b
+   CROSS JOIN start s
+    LEFT JOIN LATERAL (SELECT seq, id FROM scanned ORDER BY seq DESC, id DESC LIMIT 1) l ON true
+    LEFT JOIN matched m ON true${RECORD_SOURCES.map((source) => source.join).join('')}
+   ORDER BY m.seq, m.id`;
 
-export interface ChangeBatch {
-  changes: Change[];
-  /** The pruned horizon in the snapshot the changes were read in. */
-  pruned: ChangePosition;
+export interface ChangeRangeParams {
+  after: RangeStart;
+  scanRows: number;
+  datasets: readonly ChangeDataset[] | undefined;
+  maxChanges: number;
+  /** The data sets whose changed rows are read. */
+  recordDatasets: readonly ChangeDataset[];
+  documents: boolean;
+  values: boolean;
 }
 
-/** Up to limit entries after a position, in log order. */
-export async function readChanges(db: Queryable, after: ChangePosition, limit: number): Promise<ChangeBatch> {
-  const rows = await db.query<ChangeRow>(READ_SQL, [after.seq, after.changeId, limit]);
-  const first = rows[0]!;
-  const changes: Change[] = [];
-  for (const row of rows) {
-    if (row.seq === null || row.id === null) continue;
-    changes.push({
-      position: { seq: row.seq, changeId: row.id },
-      dataset: row.dataset,
-      id: row.record_id,
-      key: row.record_key,
-      op: row.op,
-      changedAt: row.committed_at,
-    });
-  }
-  return { changes, pruned: { seq: first.pruned_seq, changeId: first.pruned_change } };
+export function queryChangeRange(db: Queryable, params: ChangeRangeParams): Promise<ChangeRangeRow[]> {
+  return db.query<ChangeRangeRow>(CHANGE_RANGE_SQL, [
+    params.after?.seq ?? null,
+    params.after?.changeId ?? null,
+    params.scanRows,
+    params.datasets ? [...params.datasets] : null,
+    params.maxChanges,
+    [...params.recordDatasets],
+    params.documents,
+    params.values,
+  ]);
 }
 
 export interface PruneResult {

@@ -4,10 +4,11 @@
 // or repeats a change, whichever instance answers and however often servers restart: a cursor is
 // only a position in the shared log (src/changes/change-log-queries.ts).
 import { changeLogHead, comparePositions, type Change, type ChangeDataset, type ChangePosition } from './change-log-queries.js';
-import { countChanges, documentsById, scanChanges } from './feed-queries.js';
+import { countChanges } from './feed-queries.js';
+import { readChangeRange } from './change-reader.js';
 import type { Queryable } from '../platform/db/index.js';
 import { allowedValues } from '../catalog/index.js';
-import { DATASET_NAMES, datasetNamed, isDatasetName } from '../catalog/index.js';
+import { DATASET_NAMES, isDatasetName } from '../catalog/index.js';
 import { encodeCursor, parseCursor } from './cursor.js';
 import { ApiError, invalidParameter } from '../catalog/index.js';
 
@@ -142,7 +143,12 @@ export async function readChangesPage(db: Queryable, query: ChangesFeedQuery, op
   // is read by position, and nothing is ever committed behind a position already read.
   for (let first = true; ; first = false) {
     const scanRows = datasets ? Math.max(options.scanRows ?? SCAN_ROWS, limit + 1) : limit + 1;
-    const scan = await scanChanges(db, from, { scanRows, datasets, maxChanges: limit + 1 - found.length });
+    const scan = await readChangeRange(db, from, {
+      scanRows,
+      datasets,
+      maxChanges: limit + 1 - found.length,
+      records: { documents: true },
+    });
     if (first) checkSince(since, scan.bounds, options.retentionDays);
     else if (comparePositions(scan.start, scan.bounds.pruned) < 0) {
       // Pruned past this page while it was being read: it ends here, and the next request is told.
@@ -174,34 +180,20 @@ export async function readChangesPage(db: Queryable, query: ChangesFeedQuery, op
   }
 
   return {
-    dataJson: await itemsJson(db, found),
+    dataJson: itemsJson(found),
     pagination: { limit, nextCursor: encodeCursor(next), hasNextPage },
     count: false,
   };
 }
 
 /**
- * The page's items with their records as stored now: one statement per data set, by row id. A
- * deletion has no record; neither has a change whose record was deleted since (or whose row now
- * carries another natural key): its deletion comes later in the feed.
+ * The page's items with their records as read with the entries. A deletion has no record; neither
+ * has a change whose record was deleted since (or whose row now carries another natural key): its
+ * deletion comes later in the feed.
  */
-async function itemsJson(db: Queryable, changes: readonly Change[]): Promise<string> {
-  const ids = new Map<ChangeDataset, number[]>();
-  for (const change of changes) {
-    if (change.op === 'deleted') continue;
-    const list = ids.get(change.dataset);
-    if (list) list.push(change.id);
-    else ids.set(change.dataset, [change.id]);
-  }
-  const documents = new Map<string, { key: string; doc: string }>();
-  for (const [name, list] of ids) {
-    const dataset = datasetNamed(name)!;
-    for (const [id, stored] of await documentsById(db, dataset.table, dataset.key.column, list)) {
-      documents.set(`${name}:${id}`, stored);
-    }
-  }
+function itemsJson(changes: readonly Change[]): string {
   const items = changes.map((change) => {
-    const stored = change.op === 'deleted' ? undefined : documents.get(`${change.dataset}:${change.id}`);
+    const stored = change.record;
     const current = stored && (change.key === null || stored.key === change.key) ? stored : undefined;
     const head = JSON.stringify({
       cursor: encodeCursor(change.position),

@@ -2,7 +2,8 @@
 // a feed reader) applies to stay current. Framework-free; any instance can follow the log of a
 // shared PostgreSQL, and every instance sees every committed write exactly once, in commit order.
 import type { Database, Queryable } from '../platform/db/index.js';
-import { changeLogHead, comparePositions, readChanges, type Change, type ChangePosition } from './change-log-queries.js';
+import { changeLogHead, comparePositions, type Change, type ChangePosition } from './change-log-queries.js';
+import { readChangeRange, type RecordRequest } from './change-reader.js';
 
 /** The follower is behind the pruned horizon: entries it has not applied are gone, it must reload. */
 export class ChangeLogExpiredError extends Error {
@@ -42,6 +43,8 @@ export async function loadSnapshot<T>(db: Database, load: (tx: Queryable) => Pro
 export interface ChangeFollowerOptions {
   /** Most entries one poll returns. */
   batchSize?: number;
+  /** The changed rows read with the entries (default: none). */
+  records?: RecordRequest;
 }
 
 /**
@@ -53,6 +56,7 @@ export interface ChangeFollowerOptions {
 export class ChangeFollower {
   private current: ChangePosition;
   private readonly batchSize: number;
+  private readonly records: RecordRequest | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -62,6 +66,7 @@ export class ChangeFollower {
   ) {
     this.current = { ...start };
     this.batchSize = options.batchSize ?? 1000;
+    this.records = options.records;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1) throw new RangeError('batchSize must be a whole number >= 1');
   }
 
@@ -109,9 +114,9 @@ export class ChangeFollower {
   }
 
   private async read(limit: number): Promise<Change[]> {
-    const { changes, pruned } = await readChanges(this.db, this.current, limit);
+    const { changes, bounds } = await readChangeRange(this.db, this.current, { scanRows: limit, records: this.records });
     // Checked in the same snapshot as the read: the horizon moves before rows are removed.
-    if (comparePositions(this.current, pruned) < 0) throw new ChangeLogExpiredError(this.current, pruned);
+    if (comparePositions(this.current, bounds.pruned) < 0) throw new ChangeLogExpiredError(this.current, bounds.pruned);
     return changes;
   }
 }

@@ -3,11 +3,13 @@ export {
   boundsOf,
   comparePositions,
   changeLogHead,
-  readChanges,
   type BoundsRow,
   type ChangePosition,
   type Change,
+  type ChangedRecord,
+  type RecordValues,
 } from './change-log-queries.js';
+export { readChangeRange, type ChangeRange, type ChangeRangeOptions, type RecordRequest } from './change-reader.js';
 export { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from './follower.js';
 export { startChangeLogPruning } from './retention.js';
 export { changesRoutes } from './routes.js';

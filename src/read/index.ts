@@ -1,5 +1,4 @@
 export { indexedDataset, indexRecord, type IndexedDataset } from './dataset-index-filter.js';
 export { v1ListRoutes, v2ListRoutes } from './list-routes.js';
 export { lookupRoutes } from './lookup-routes.js';
-export { indexRowsWithDocuments } from './queries.js';
 export { ReadModel } from './read-model.js';

@@ -1,7 +1,7 @@
 // What the in-memory read model (src/read/read-model.ts) reads: each record's filter and sort
-// values, all at once when it builds and by id when the change log names them, and the documents of
-// a page by id, together with the change log's head of the same snapshot.
-import type { Queryable } from '../platform/db/index.js';
+// values when it builds (the change log's reader reads them for the changed records), and the
+// documents of a page by id, together with the change log's head of the same snapshot.
+import { indexValueSql, type Queryable } from '../platform/db/index.js';
 import { BOUNDS_SQL, boundsOf, type BoundsRow, type ChangePosition } from '../changes/index.js';
 import type { ColumnSpec } from '../catalog/index.js';
 
@@ -20,15 +20,8 @@ export interface IndexSource {
 }
 
 function selectList(source: IndexSource): string {
-  // Numbers as doubles, timestamps (sort_at aside) in ms since the epoch, as the index takes them.
-  const columns = source.columns.map(({ name, type }) =>
-    type === 'bigint'
-      ? `${name}::float8 AS ${name}`
-      : type === 'timestamptz'
-        ? `(extract(epoch FROM ${name}) * 1000)::float8 AS ${name}`
-        : name,
-  );
-  return ['id', '(extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms', ...columns].join(', ');
+  const columns = source.columns.map(({ name, type }) => `${indexValueSql(name, type)} AS ${name}`);
+  return ['id', `${indexValueSql('sort_at', 'timestamptz')} AS sort_ms`, ...columns].join(', ');
 }
 
 /** Up to limit rows with an id above afterId, in id order: how the index is built, batch by batch. */
@@ -37,23 +30,6 @@ export function indexRowsAfter(db: Queryable, source: IndexSource, afterId: numb
     afterId,
     limit,
   ]);
-}
-
-/** The rows of these ids that exist now (any order). */
-export function indexRowsById(db: Queryable, source: IndexSource, ids: readonly number[]): Promise<IndexRow[]> {
-  return db.query<IndexRow>(`SELECT ${selectList(source)} FROM ${source.table} WHERE id = ANY($1::bigint[])`, [ids]);
-}
-
-/** The rows of these ids that exist now, with their served documents (any order). */
-export function indexRowsWithDocuments(
-  db: Queryable,
-  source: IndexSource,
-  ids: readonly number[],
-): Promise<(IndexRow & { doc: string })[]> {
-  return db.query<IndexRow & { doc: string }>(
-    `SELECT ${selectList(source)}, doc FROM ${source.table} WHERE id = ANY($1::bigint[])`,
-    [ids],
-  );
 }
 
 export interface Documents {

@@ -12,7 +12,7 @@ import type { Database, Queryable } from '../platform/db/index.js';
 import { comparePositions, type Change, type ChangePosition } from '../changes/index.js';
 import type { Condition } from '../catalog/index.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../changes/index.js';
-import { documentsWithHead, indexRowsAfter, indexRowsById } from './queries.js';
+import { documentsWithHead, indexRowsAfter } from './queries.js';
 import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from './dataset-index-filter.js';
 import { DATASETS } from '../catalog/index.js';
@@ -250,35 +250,31 @@ export class ReadModel {
         return;
       }
       if (changes.length === 0) return;
-      await this.apply(changes);
+      this.apply(changes);
     }
   }
 
   /**
-   * Reads the changed records as they are now, then changes the indexes, the kept documents and
-   * the position in one turn of the event loop: a request never sees some of a batch applied, or a
-   * position ahead of it. A failed read leaves the position where it was, to read the batch again.
+   * Changes the indexes, the kept documents and the position in one turn of the event loop, from
+   * the changed rows read with the entries: a request never sees some of a batch applied, or a
+   * position ahead of it. Each record changed in the batch takes its row as read, or leaves the
+   * index when it has none (deleted).
    */
-  private async apply(changes: readonly Change[]): Promise<void> {
-    const changed = new Map<string, Set<number>>();
+  private apply(changes: readonly Change[]): void {
+    const latest = new Map<string, Map<number, Change>>();
     for (const change of changes) {
-      let ids = changed.get(change.dataset);
-      if (!ids) changed.set(change.dataset, (ids = new Set()));
-      ids.add(change.id);
+      let byId = latest.get(change.dataset);
+      if (!byId) latest.set(change.dataset, (byId = new Map()));
+      byId.set(change.id, change);
     }
-    const reads = [];
-    for (const [name, ids] of changed) {
+    for (const [name, byId] of latest) {
       const part = this.part(name);
-      reads.push({ part, ids, rows: await indexRowsById(this.db, part.dataset.source, [...ids]) });
-    }
-    for (const { part, ids, rows } of reads) {
       part.version = ++versions;
-      for (const row of rows) part.index.upsert(indexRecord(row));
-      const kept = new Set(rows.map((row) => row.id));
-      for (const id of ids) {
-        if (!kept.has(id)) part.index.remove(id);
-        for (const name of this.cacheNames.get(part.dataset.name) ?? [part.dataset.name])
-          this.documents?.delete(documentKey(name, id));
+      for (const [id, change] of byId) {
+        const values = change.record?.values;
+        if (values) part.index.upsert(indexRecord(values));
+        else part.index.remove(id);
+        for (const cached of this.cacheNames.get(name) ?? [name]) this.documents?.delete(documentKey(cached, id));
       }
     }
     this.follower.advance(changes.at(-1)!.position);
@@ -297,7 +293,7 @@ export class ReadModel {
     });
     this.parts = parts;
     this.documents?.clear();
-    this.follower = new ChangeFollower(this.db, snapshot.head, { batchSize: this.changeBatch });
+    this.follower = new ChangeFollower(this.db, snapshot.head, { batchSize: this.changeBatch, records: { values: true } });
   }
 
   private async *rows(tx: Queryable, dataset: IndexedDataset): AsyncGenerator<ReturnType<typeof indexRecord>[]> {

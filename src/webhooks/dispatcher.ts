@@ -3,14 +3,12 @@
 // deliveries of a batch of entries and the position after it commit together, so every entry
 // becomes its deliveries exactly once, whatever crashes or restarts.
 import { randomUUID } from 'node:crypto';
-import type { Database, Transaction } from '../platform/db/index.js';
-import { changeLogHead, comparePositions, readChanges, type Change } from '../changes/index.js';
-import { indexRowsWithDocuments } from '../read/index.js';
+import type { Database } from '../platform/db/index.js';
+import { changeLogHead, comparePositions, readChangeRange, type Change, type ChangeRange } from '../changes/index.js';
 import { subscribedWebhooks, lockDispatchPosition, setDispatchPosition, type DispatchWebhook } from './dispatch-queries.js';
 import { enqueueDeliveries, insertEvents, type NewDelivery, type NewEvent } from './delivery-queue-queries.js';
-import { indexedDataset, indexRecord, type IndexedDataset } from '../read/index.js';
-import { DATASETS } from '../catalog/index.js';
-import type { IndexRecord } from '../read/filter-index/index.js';
+import { indexRecord } from '../read/index.js';
+import { DATASET_NAMES, type DatasetName } from '../catalog/index.js';
 import { compileWebhookFilters, EVENT_PREFIX, matchesRecord, type WebhookMatcher } from './event-filters.js';
 import { eventBody } from './signing.js';
 
@@ -28,7 +26,6 @@ export interface DispatchLog {
 }
 
 export class WebhookDispatcher {
-  private readonly datasets = new Map<string, IndexedDataset>();
   private subscribers = new Map<string, Subscriber>();
 
   constructor(
@@ -42,9 +39,7 @@ export class WebhookDispatcher {
      */
     private readonly maxDeliveries = 1000,
     private readonly batchSize = 1000,
-  ) {
-    for (const dataset of DATASETS) this.datasets.set(dataset.name, dataset.open(indexedDataset));
-  }
+  ) {}
 
   /**
    * Dispatches the next batch of change log entries; returns how many entries it read (0 when
@@ -59,17 +54,39 @@ export class WebhookDispatcher {
         await setDispatchPosition(tx, await changeLogHead(tx));
         return { changes: 0, deliveries: 0 };
       }
-      const { changes, pruned } = await readChanges(tx, lock.position, this.batchSize);
-      if (comparePositions(lock.position, pruned) < 0) {
+      let webhooks = await subscribedWebhooks(tx);
+      let subscribers: Subscriber[];
+      let read: ChangeRange;
+      for (;;) {
+        subscribers = this.refresh(webhooks);
+        // The entries and, for the data sets some webhook listens to, their records as they are now
+        // (a deleted one has no event), read together. When many webhooks listen, fewer entries are
+        // read: as many as can reach maxDeliveries, so a transaction reads only the records it may queue.
+        const listeners = listenersPerDataset(subscribers);
+        const mostListeners = Math.max(0, ...listeners.values());
+        const scanRows =
+          mostListeners === 0 ? this.batchSize : Math.min(this.batchSize, Math.ceil(this.maxDeliveries / mostListeners));
+        read = await readChangeRange(tx, lock.position, {
+          scanRows,
+          records: { datasets: [...listeners.keys()], documents: true, values: true },
+        });
+        // A webhook created or changed while the entries were read may be owed some of them (its
+        // creation committed before theirs): read them again with it.
+        const now = await subscribedWebhooks(tx);
+        if (versionsOf(now) === versionsOf(webhooks)) break;
+        webhooks = now;
+      }
+      const { changes, bounds } = read;
+      if (comparePositions(lock.position, bounds.pruned) < 0) {
         this.log.warn(
           `webhooks: the change log was pruned past the dispatch position (${lock.position.seq}.${lock.position.changeId}); ` +
             'changes in between produce no events',
         );
-        await setDispatchPosition(tx, pruned);
+        await setDispatchPosition(tx, bounds.pruned);
         return { changes: 0, deliveries: 0 };
       }
       if (changes.length === 0) return { changes: 0, deliveries: 0 };
-      const { events, deliveries, through } = await this.deliveriesFor(tx, changes);
+      const { events, deliveries, through } = this.deliveriesFor(subscribers, changes);
       await insertEvents(tx, events);
       await enqueueDeliveries(tx, deliveries, this.pausedBacklog);
       await setDispatchPosition(tx, through.position);
@@ -82,46 +99,16 @@ export class WebhookDispatcher {
    * reach maxDeliveries (a large import matching many webhooks is dispatched over several
    * transactions, each short); `through` is the last change handled.
    */
-  private async deliveriesFor(
-    tx: Transaction,
+  private deliveriesFor(
+    subscribers: readonly Subscriber[],
     changes: readonly Change[],
-  ): Promise<{ events: NewEvent[]; deliveries: NewDelivery[]; through: Change }> {
-    const subscribers = this.refresh(await subscribedWebhooks(tx));
-    if (subscribers.length === 0) return { events: [], deliveries: [], through: changes.at(-1)! };
-    // The records of changes some webhook listens to, as they are now (a deleted one has no event),
-    // up to the change whose possible deliveries (every webhook of its event type, before filters)
-    // reach maxDeliveries: when many webhooks listen, a transaction reads only the records it may
-    // queue, not the whole batch's.
-    const wanted = new Map<string, Set<number>>();
-    let possible = 0;
-    let end = changes.length;
-    for (const [i, change] of changes.entries()) {
-      if (change.op === 'deleted') continue;
-      const type = `${EVENT_PREFIX[change.dataset]}.${change.op}`;
-      const listeners = subscribers.filter((s) => s.eventTypes.has(type)).length;
-      if (listeners === 0) continue;
-      let ids = wanted.get(change.dataset);
-      if (!ids) wanted.set(change.dataset, (ids = new Set()));
-      ids.add(change.id);
-      possible += listeners;
-      if (possible >= this.maxDeliveries) {
-        end = i + 1;
-        break;
-      }
-    }
-    const considered = changes.slice(0, end);
-    const records = new Map<string, { record: IndexRecord; doc: string }>();
-    for (const [name, ids] of wanted) {
-      const dataset = this.datasets.get(name)!;
-      for (const { doc, ...row } of await indexRowsWithDocuments(tx, dataset.source, [...ids])) {
-        records.set(`${name}:${row.id}`, { record: indexRecord(row), doc });
-      }
-    }
+  ): { events: NewEvent[]; deliveries: NewDelivery[]; through: Change } {
     const events: NewEvent[] = [];
     const deliveries: NewDelivery[] = [];
-    for (const change of considered) {
-      const found = change.op === 'deleted' ? undefined : records.get(`${change.dataset}:${change.id}`);
-      if (found) {
+    for (const change of changes) {
+      const found = change.record;
+      if (found?.values && found.doc !== undefined) {
+        const record = indexRecord(found.values);
         const eventType = `${EVENT_PREFIX[change.dataset]}.${change.op}`;
         const changedAt = change.changedAt.getTime();
         // One event per change, its body built and stored once, whichever webhooks it goes to.
@@ -129,7 +116,7 @@ export class WebhookDispatcher {
         for (const subscriber of subscribers) {
           // A webhook hears of changes committed after it was created.
           if (!subscriber.eventTypes.has(eventType) || changedAt < subscriber.createdAt) continue;
-          if (!matchesRecord(subscriber.matcher, change.dataset, found.record)) continue;
+          if (!matchesRecord(subscriber.matcher, change.dataset, record)) continue;
           if (!event) {
             const id = randomUUID();
             const body = eventBody({ eventId: id, eventType, timestamp: change.changedAt, data: JSON.parse(found.doc) });
@@ -147,7 +134,7 @@ export class WebhookDispatcher {
       }
       if (deliveries.length >= this.maxDeliveries) return { events, deliveries, through: change };
     }
-    return { events, deliveries, through: considered.at(-1)! };
+    return { events, deliveries, through: changes.at(-1)! };
   }
 
   /** Compiles the filters of webhooks new or changed since the last run; drops those gone. */
@@ -175,4 +162,26 @@ export class WebhookDispatcher {
     this.subscribers = next;
     return [...next.values()];
   }
+}
+
+/** The data sets some webhook listens to, with the most webhooks one change of each can reach. */
+function listenersPerDataset(subscribers: readonly Subscriber[]): Map<DatasetName, number> {
+  const listeners = new Map<DatasetName, number>();
+  for (const name of DATASET_NAMES) {
+    const most = Math.max(
+      ...(['created', 'updated'] as const).map(
+        (op) => subscribers.filter((s) => s.eventTypes.has(`${EVENT_PREFIX[name]}.${op}`)).length,
+      ),
+    );
+    if (most > 0) listeners.set(name, most);
+  }
+  return listeners;
+}
+
+/** Which webhooks there are and which version of each: what the compiled subscribers depend on. */
+function versionsOf(webhooks: readonly DispatchWebhook[]): string {
+  return webhooks
+    .map((webhook) => `${webhook.id}@${webhook.updated_at.getTime()}`)
+    .sort()
+    .join(',');
 }
