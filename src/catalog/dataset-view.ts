@@ -38,7 +38,7 @@ export function defineView<Q extends TObject, F, VQ extends TObject, VF, R exten
     conditions: spec.conditions,
     order: spec.order,
     document: spec.document,
-    open: (use) => use(view),
+    withTypes: (use) => use(view),
   };
   return view;
 }

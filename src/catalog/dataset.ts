@@ -147,7 +147,9 @@ export interface Dataset<Q extends TObject, F, R extends TSchema, Row extends St
    * Hands this dataset, with its types, to a function generic over datasets: how code that
    * iterates the registry (whose members differ in their types) works on each one, typed.
    */
-  open<T>(use: <Q2 extends TObject, F2, R2 extends TSchema, Row2 extends StoredRow>(dataset: Dataset<Q2, F2, R2, Row2>) => T): T;
+  withTypes<T>(
+    use: <Q2 extends TObject, F2, R2 extends TSchema, Row2 extends StoredRow>(dataset: Dataset<Q2, F2, R2, Row2>) => T,
+  ): T;
 }
 
 export function defineDataset<const N extends string, Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
@@ -159,7 +161,7 @@ export function defineDataset<const N extends string, Q extends TObject, F, R ex
       const value = String(row[spec.key.column]);
       return spec.key.type === 'uuid' ? value.toLowerCase() : value;
     },
-    open: (use) => use(dataset),
+    withTypes: (use) => use(dataset),
   };
   return dataset;
 }

@@ -49,7 +49,7 @@ export function eachV1Endpoint(
   ) => void,
 ): void {
   for (const dataset of DATASETS) {
-    dataset.open((typed) => {
+    dataset.withTypes((typed) => {
       if (typed.api.family === 'v1') use(typed, typed.api);
     });
   }
@@ -63,7 +63,7 @@ export function eachSignalEndpoint(
   ) => void,
 ): void {
   for (const dataset of [...DATASETS, ...VIEWS]) {
-    dataset.open((typed) => {
+    dataset.withTypes((typed) => {
       if (typed.api.family === 'v2') use(typed, typed.api);
     });
   }

@@ -165,7 +165,7 @@ function recordSource<Q extends TObject, F, R extends TSchema, Row extends Store
 }
 
 export const RECORD_SOURCES: readonly RecordSource[] = DATASETS.map((dataset, i) =>
-  dataset.open((typed) => recordSource(typed, `r${i}`)),
+  dataset.withTypes((typed) => recordSource(typed, `r${i}`)),
 );
 
 /** One entry read by CHANGE_RANGE_SQL, with the log's bounds and how far the read went. */

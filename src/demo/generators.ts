@@ -31,10 +31,10 @@ export interface DemoGenerator<Rec> {
 
 /**
  * A generator with the dataset it makes records for, handed on together to a function generic
- * over datasets (as Dataset.open does), so the seed prepares the generated records typed.
+ * over datasets (as Dataset.withTypes does), so the seed prepares the generated records typed.
  */
 export interface DatasetGenerator<Rec> extends DemoGenerator<Rec> {
-  open<T>(
+  withTypes<T>(
     use: <Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
       dataset: Dataset<Q, F, R, Row>,
       generator: DemoGenerator<Static<R>>,
@@ -46,7 +46,7 @@ function generatorOf<Q extends TObject, F, R extends TSchema, Row extends Stored
   dataset: Dataset<Q, F, R, Row>,
   generator: DemoGenerator<NoInfer<Static<R>>>,
 ): DatasetGenerator<Static<R>> {
-  return { ...generator, open: (use) => use(dataset, generator) };
+  return { ...generator, withTypes: (use) => use(dataset, generator) };
 }
 
 type RecordOf<N extends DatasetName> = Static<Extract<AnyDataset, { name: N }>['record']>;

@@ -62,7 +62,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
   const existing = options.onlyEmpty ? await countDatasetRows(db) : undefined;
   for (const dataset of DATASETS) {
     if (existing && existing[dataset.name] > 0) continue;
-    await demoGeneratorOf(dataset.name)?.open((typed, generator) =>
+    await demoGeneratorOf(dataset.name)?.withTypes((typed, generator) =>
       seedDataset(db, typed, generator, { ...options, batchSize }, (done, total) => report(dataset.name, done, total)),
     );
   }

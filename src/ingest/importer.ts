@@ -174,7 +174,7 @@ export async function ingest(
 ): Promise<IngestReport> {
   const dataset = datasetNamed(kind);
   if (!dataset) throw new UnknownKindError(kind);
-  return dataset.open((typed) => new Import(db, typed, options).run(source));
+  return dataset.withTypes((typed) => new Import(db, typed, options).run(source));
 }
 
 class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {

@@ -285,7 +285,7 @@ export class ReadModel {
     const parts = new Map<string, Part>();
     const snapshot = await loadSnapshot(this.db, async (tx) => {
       for (const dataset of DATASETS) {
-        const indexed = dataset.open(indexedDataset);
+        const indexed = dataset.withTypes(indexedDataset);
         const index = new FilterIndex(indexed.columns, this.indexOptions);
         await index.build(this.rows(tx, indexed));
         parts.set(indexed.name, { dataset: indexed, index, version: ++versions });

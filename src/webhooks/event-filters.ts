@@ -90,7 +90,7 @@ function datasetFilters<Q extends TObject, F, R extends TSchema, Row extends Sto
 }
 
 const byName = new Map<string, DatasetFilters>();
-for (const dataset of DATASETS) byName.set(dataset.name, dataset.open(datasetFilters));
+for (const dataset of DATASETS) byName.set(dataset.name, dataset.withTypes(datasetFilters));
 
 /** A webhook's filters, ready to test records: per data set, the filters of which one must match (OR). */
 export interface WebhookMatcher {

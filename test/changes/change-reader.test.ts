@@ -59,7 +59,7 @@ describeEach('the change log reader', (backend) => {
     assert.deepEqual(last, changes.at(-1)!.position);
     assert.ok(changes.some((change) => change.op === 'updated'));
     for (const dataset of DATASETS) {
-      const indexed = dataset.open(indexedDataset);
+      const indexed = dataset.withTypes(indexedDataset);
       const rows = new Map((await indexRowsAfter(db, indexed.source, 0, 1000)).map((row) => [row.id, row]));
       const stored = await db.query<{ id: number; key: string; doc: string }>(
         `SELECT id, ${dataset.key.column}::text AS key, doc FROM ${dataset.table}`,
