@@ -451,8 +451,16 @@ describeEach('load shedding', (backend) => {
     await settle();
     const v1After: number[] = [];
     const v2After: { statusCode: number; body: string }[] = [];
-    for (let i = 0; i < ctx.config.rateLimits.v1 + 1; i++) v1After.push((await v1()).statusCode);
-    for (let i = 0; i < ctx.config.rateLimits.v2.pro + 1; i++) v2After.push(await v2());
+    // A busy machine can stall the loop again here; a call shed then is asked again (it took no slot either).
+    const unshed = async <T extends { statusCode: number }>(call: () => Promise<T>): Promise<T> => {
+      for (let attempt = 1; ; attempt += 1) {
+        const res = await call();
+        if (res.statusCode !== 503 || attempt === 20) return res;
+        await settle();
+      }
+    };
+    for (let i = 0; i < ctx.config.rateLimits.v1 + 1; i++) v1After.push((await unshed(v1)).statusCode);
+    for (let i = 0; i < ctx.config.rateLimits.v2.pro + 1; i++) v2After.push(await unshed(v2));
     const served = (statuses: number[]) => statuses.filter((s) => s === 200).length;
     assert.equal(served(v1Burst) + served(v1After), ctx.config.rateLimits.v1, `v1: ${v1Burst} then ${v1After}`);
     const v2Statuses = v2After.map((r) => r.statusCode);
