@@ -2,7 +2,7 @@
 // a feed reader) applies to stay current. Framework-free; any instance can follow the log of a
 // shared PostgreSQL, and every instance sees every committed write exactly once, in commit order.
 import type { Database, Queryable } from '../platform/db/index.js';
-import { changeLogHead, comparePositions, type Change, type ChangePosition } from './change-log-queries.js';
+import { changeLogBounds, changeLogHead, comparePositions, type Change, type ChangePosition } from './change-log-queries.js';
 import { readChangeRange, type RecordRequest } from './change-reader.js';
 
 /** The follower is behind the pruned horizon: entries it has not applied are gone, it must reload. */
@@ -114,6 +114,11 @@ export class ChangeFollower {
   }
 
   private async read(limit: number): Promise<Change[]> {
+    // Most reads find nothing new (a request waits for the catch-up before it answers from kept
+    // documents): the log's bounds alone say so, far cheaper than the range statement with its rows.
+    const now = await changeLogBounds(this.db);
+    if (comparePositions(this.current, now.pruned) < 0) throw new ChangeLogExpiredError(this.current, now.pruned);
+    if (comparePositions(now.head, this.current) <= 0) return [];
     const { changes, bounds } = await readChangeRange(this.db, this.current, { scanRows: limit, records: this.records });
     // Checked in the same snapshot as the read: the horizon moves before rows are removed.
     if (comparePositions(this.current, bounds.pruned) < 0) throw new ChangeLogExpiredError(this.current, bounds.pruned);
