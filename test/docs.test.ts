@@ -168,6 +168,21 @@ describe('code samples (withCodeSamples)', () => {
     assert.throws(() => withCodeSamples(operation(undefined), 'http://127.0.0.1:3000'), /GET \/api\/v2\/new has no operationId/);
   });
 
+  it("samples a v2 signal list the client names no member for through the client's v2.endpoint(path)", () => {
+    const document = { paths: { '/api/v2/signals/patents': { get: { operationId: 'getPatents', responses: {} } } } };
+    const samples = (
+      withCodeSamples(document, 'http://127.0.0.1:3000').paths['/api/v2/signals/patents'].get as {
+        'x-codeSamples'?: CodeSample[];
+      }
+    )['x-codeSamples']!;
+    const javascript = samples.find((sample) => sample.lang === 'JavaScript')!.source;
+    assert.match(javascript, /ds\.v2\.endpoint\('\/api\/v2\/signals\/patents'\)\.list\(/);
+    assert.match(javascript, /ds\.v2\.endpoint\('\/api\/v2\/signals\/patents'\)\.all\(/);
+    // Only a GET of a signal list: any other new operation still needs its named call.
+    const post = { paths: { '/api/v2/signals/patents': { post: { operationId: 'createPatent', responses: {} } } } };
+    assert.throws(() => withCodeSamples(post, 'http://127.0.0.1:3000'), /createPatent.*CLIENT_CALLS/);
+  });
+
   it('returns a new document and leaves the one it was given as it was', () => {
     const document = {
       paths: {

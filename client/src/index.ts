@@ -1,11 +1,34 @@
 import type { components } from './generated/openapi.js';
 import { Transport, type ClientOptions } from './http.js';
-import { ChangesFeed, SignalEndpoint, V1Dataset, Webhooks, type BodyOf, type QueryOf, type ResultOf } from './resources.js';
+import {
+  ChangesFeed,
+  SignalEndpoint,
+  V1Dataset,
+  Webhooks,
+  type BodyOf,
+  type QueryOf,
+  type ResultOf,
+  type SignalEndpointAt,
+  type SignalPath,
+} from './resources.js';
 
 export { DealSignalError } from './errors.js';
 export type { ErrorBody, V1ErrorBody, V2ErrorBody, WebhookErrorBody } from './errors.js';
 export type { CallOptions, ClientOptions, RetryOptions } from './http.js';
-export type { BodyOf, Change, ChangesPage, PageCaps, QueryOf, ResultOf, V1Page, Webhook } from './resources.js';
+export type {
+  BodyOf,
+  Change,
+  ChangesPage,
+  PageCaps,
+  QueryOf,
+  QueryOfPath,
+  ResultOf,
+  ResultOfPath,
+  SignalEndpointAt,
+  SignalPath,
+  V1Page,
+  Webhook,
+} from './resources.js';
 export { verifyWebhook, type VerifyOptions } from './signatures.js';
 export type { components, operations, paths } from './generated/openapi.js';
 
@@ -45,6 +68,12 @@ export class DealSignal {
     funding: SignalEndpoint<QueryOf<'getFundingSignals'>, ResultOf<'getFundingSignals'>>;
     changes: ChangesFeed;
     webhooks: Webhooks;
+    /**
+     * Any v2 signal list by its path, typed by the server's document: the same `list`, `pages` and
+     * `all` as the named ones (`ds.v2.endpoint('/api/v2/signals/investors')` is `ds.v2.investors`).
+     * A list the server serves before this client names it is reachable at once.
+     */
+    endpoint<P extends SignalPath>(path: P): SignalEndpointAt<P>;
   };
 
   constructor(options: ClientOptions) {
@@ -60,6 +89,7 @@ export class DealSignal {
       funding: new SignalEndpoint(transport, '/api/v2/signals/funding'),
       changes: new ChangesFeed(transport),
       webhooks: new Webhooks(transport),
+      endpoint: <P extends SignalPath>(path: P): SignalEndpointAt<P> => new SignalEndpoint(transport, path),
     };
   }
 }

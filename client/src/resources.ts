@@ -1,4 +1,4 @@
-import type { operations } from './generated/openapi.js';
+import type { operations, paths } from './generated/openapi.js';
 import type { CallOptions, HttpRequest, QueryValue, Transport } from './http.js';
 
 type Operation = keyof operations;
@@ -14,6 +14,17 @@ export type BodyOf<K extends Operation> = operations[K] extends { requestBody?: 
 export type ResultOf<K extends Operation> = JsonOf<
   operations[K]['responses'][Extract<keyof operations[K]['responses'], 200 | 201>]
 >;
+
+/** A v2 signal list's path, as the server's document lists it (`/api/v2/signals/investors`). */
+export type SignalPath = Extract<keyof paths, `/api/v2/signals/${string}`>;
+type GetOf<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
+/** The query parameters of a path's GET. */
+export type QueryOfPath<P extends keyof paths> = NonNullable<GetOf<P> extends { parameters: { query?: infer Q } } ? Q : never>;
+/** The 200 JSON answer of a path's GET. */
+export type ResultOfPath<P extends keyof paths> = JsonOf<GetOf<P> extends { responses: { 200: infer R } } ? R : never>;
+
+/** The list at a v2 signal path, typed by the server's document. */
+export type SignalEndpointAt<P extends SignalPath> = SignalEndpoint<QueryOfPath<P>, Extract<ResultOfPath<P>, V2Body>>;
 
 /** Where a page walk stops early. Without caps it walks to the last page. */
 export interface PageCaps extends CallOptions {

@@ -9,7 +9,6 @@ import type { ColumnSpec } from './table-columns.js';
 import type { ColumnKind } from './table-columns.js';
 import type { LookupBody } from './schemas/lookup-schemas.js';
 import type { DealStatus } from './schemas/v1-schemas.js';
-import type { SignalEndpoint } from './schemas/v2-schemas.js';
 
 /** A stored row: at least its sort time and its served document (JSON text, or its UTF-8 bytes). */
 export interface StoredRow {
@@ -61,7 +60,8 @@ export interface V1Api<Query> extends ApiDocs {
 /** A v2 signal endpoint: page and limit in the query, paging in the envelope, credits charged. */
 export interface SignalApi<Query> extends ApiDocs {
   family: 'v2';
-  endpoint: SignalEndpoint;
+  /** Its name in `meta.endpoint`, and the endpoint its credits are charged to ("signals.investors"). */
+  endpoint: string;
   paging(query: Query): { page: number; limit: number; count: boolean };
   /**
    * Whether the query names its companies exactly (company_domain, company_linkedin_url): each
@@ -91,6 +91,20 @@ export interface FilterContext {
 export interface RowOrder<Row> {
   column: keyof Row & string;
   direction: 'asc' | 'desc';
+}
+
+/** The webhook events a dataset's records raise. */
+export interface DatasetEvents {
+  /** The event type of a new record ("funding.created"). */
+  created: string;
+  /** The event type of a change to a record seen before ("funding.updated"). */
+  updated: string;
+  /**
+   * The published webhook filter keys (countries, categories, search, dateFrom, dateTo, funding,
+   * fundingAmount, acquisitionAmount) that narrow these events, each the list endpoint parameter it
+   * becomes. A key not listed narrows nothing here; `filters.query` narrows any dataset.
+   */
+  filterKeys: Readonly<Record<string, string>>;
 }
 
 export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
@@ -138,9 +152,12 @@ export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extend
   prepare(record: NoInfer<Static<R>>, extras: RecordExtras, context: PrepareContext): Row | string;
   /** Rows an import writes per statement, at most. */
   ingestBatchRows: number;
+  /** Its webhook events; absent, `NAME.created` and `NAME.updated`, narrowed only by `filters.query`. */
+  events?: Partial<DatasetEvents>;
 }
 
 export interface Dataset<Q extends TObject, F, R extends TSchema, Row extends StoredRow> extends DatasetSpec<Q, F, R, Row> {
+  events: DatasetEvents;
   /** A row's natural key, as the database compares it (uuids in lower case). */
   naturalKey(row: Row): string;
   /**
@@ -157,6 +174,11 @@ export function defineDataset<const N extends string, Q extends TObject, F, R ex
 ): Dataset<Q, F, R, Row> & { name: N } {
   const dataset: Dataset<Q, F, R, Row> & { name: N } = {
     ...spec,
+    events: {
+      created: spec.events?.created ?? `${spec.name}.created`,
+      updated: spec.events?.updated ?? `${spec.name}.updated`,
+      filterKeys: spec.events?.filterKeys ?? {},
+    },
     naturalKey(row) {
       const value = String(row[spec.key.column]);
       return spec.key.type === 'uuid' ? value.toLowerCase() : value;

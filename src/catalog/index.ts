@@ -1,5 +1,15 @@
 export { countryName } from './countries.js';
-export type { Dataset, RecordExtras, StoredRow, V1Api, ValidQuery, SignalApi, ExtraField, RowOrder } from './dataset.js';
+export type {
+  Dataset,
+  DatasetEvents,
+  RecordExtras,
+  StoredRow,
+  V1Api,
+  ValidQuery,
+  SignalApi,
+  ExtraField,
+  RowOrder,
+} from './dataset.js';
 export { V1_PAGE_SIZE } from './datasets/v1-company-fields.js';
 export {
   ApiError,
@@ -53,9 +63,10 @@ export {
   DEAL_STATUSES,
   type DealStatus,
 } from './schemas/v1-schemas.js';
+export { Meta, SIGNAL_ENDPOINTS, V2_SHARED_SCHEMAS } from './schemas/signal-meta.js';
 export {
   V2Error,
-  V2_SHARED_SCHEMAS,
+  MetaRef,
   AcquisitionSignalRecord,
   InvestorRecord,
   JobChangeRecord,
@@ -68,6 +79,7 @@ export {
   JobChangesQuery,
   JobChangesResponse,
   type SignalEndpoint,
+  type SignalMeta,
   type Pagination,
 } from './schemas/v2-schemas.js';
 export { collationKey, keyHash, searchWords } from './search-words.js';

@@ -2,11 +2,11 @@
 // write it; this module reads it by position and prunes it.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { indexValueSql, type Database, type Queryable } from '../platform/db/index.js';
-import { DATASETS, type Dataset, type StoredRow } from '../catalog/index.js';
+import { DATASET_NAMES, DATASETS, type Dataset, type DatasetName, type StoredRow } from '../catalog/index.js';
 
-/** The data sets, by their names in src/datasets. */
-export const CHANGE_DATASETS = ['funding', 'm-a', 'investors', 'job-changes', 'acquisitions'] as const;
-export type ChangeDataset = (typeof CHANGE_DATASETS)[number];
+/** The data sets whose tables the change log follows (migration 018's attach_change_log): every one in the registry. */
+export const CHANGE_DATASETS = DATASET_NAMES;
+export type ChangeDataset = DatasetName;
 
 export type ChangeOp = 'created' | 'updated' | 'deleted';
 

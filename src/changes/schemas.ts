@@ -1,11 +1,9 @@
 // GET /api/v2/changes: the changes feed's query and its page (the v2 envelope with a cursor).
-import { Type, type Static } from '@sinclair/typebox';
-import { ListString, Nullable } from '../catalog/index.js';
-import { FundingRecord, MaRecord } from '../catalog/index.js';
-import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../catalog/index.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DATASET_NAMES, DATASETS, ListString, Nullable, type DatasetName } from '../catalog/index.js';
 
-/** The data sets the feed carries, by their one spelling (src/datasets). */
-export const CHANGE_FEED_DATASETS = ['funding', 'm-a', 'investors', 'job-changes', 'acquisitions'] as const;
+/** The data sets the feed carries, by their one spelling (src/catalog/datasets): every one in the registry. */
+export const CHANGE_FEED_DATASETS = DATASET_NAMES;
 export const CHANGE_OPS = ['created', 'updated', 'deleted'] as const;
 
 export const MAX_CHANGES_LIMIT = 1000;
@@ -51,7 +49,7 @@ export type ChangesQuery = Static<typeof ChangesQuery>;
 
 const ChangeItem = Type.Object({
   cursor: Type.String({ description: "This change's position: passed as `since`, the feed continues right after it" }),
-  dataset: Type.Unsafe<(typeof CHANGE_FEED_DATASETS)[number]>({ type: 'string', enum: [...CHANGE_FEED_DATASETS] }),
+  dataset: Type.Unsafe<DatasetName>({ type: 'string', enum: [...CHANGE_FEED_DATASETS] }),
   op: Type.Unsafe<(typeof CHANGE_OPS)[number]>({ type: 'string', enum: [...CHANGE_OPS] }),
   id: Nullable(
     Type.String({
@@ -65,11 +63,8 @@ const ChangeItem = Type.Object({
   changedAt: Type.String({ format: 'date-time', description: 'When the change was committed (UTC)' }),
   record: Type.Union(
     [
-      Type.Ref(FundingRecord),
-      Type.Ref(MaRecord),
-      Type.Ref(InvestorRecord),
-      Type.Ref(JobChangeRecord),
-      Type.Ref(AcquisitionSignalRecord),
+      // Each data set's record, by reference where the documents name it.
+      ...DATASETS.map((dataset): TSchema => (dataset.record.$id === undefined ? dataset.record : Type.Ref(dataset.record))),
       Type.Null(),
     ],
     {

@@ -383,8 +383,11 @@ function listTool(spec: ListToolSpec): McpTool {
   };
 }
 
-/** The list tool of each data set the changes feed carries: its records' default fields are that tool's. */
-const TOOL_OF_DATASET: Readonly<Record<(typeof CHANGE_FEED_DATASETS)[number], string>> = {
+/**
+ * The list tool of each data set the changes feed carries: its records' default fields are that
+ * tool's. A data set without a tool here has its records' every field by default.
+ */
+const TOOL_OF_DATASET: Readonly<Partial<Record<string, string>>> = {
   funding: 'list_funding_rounds',
   'm-a': 'list_deals',
   investors: 'list_investors',
@@ -395,9 +398,9 @@ const TOOL_OF_DATASET: Readonly<Record<(typeof CHANGE_FEED_DATASETS)[number], st
 function changesTool(): McpTool {
   const allowed = propertyNames(ChangesResponse.properties.data.items.properties.record);
   const defaults = new Map(
-    CHANGE_FEED_DATASETS.map((dataset) => {
+    CHANGE_FEED_DATASETS.flatMap((dataset) => {
       const tool = LIST_TOOLS.find((spec) => spec.name === TOOL_OF_DATASET[dataset]);
-      return [dataset, new Set(tool?.defaultFields)];
+      return tool ? [[dataset, new Set(tool.defaultFields)] as const] : [];
     }),
   );
   const fieldsParameter = fieldsSchema(
@@ -442,7 +445,8 @@ function changesTool(): McpTool {
       const page = await ds.v2.changes.list(query as QueryOf<'listChanges'>, options);
       const changes = page.data.map((change) => ({
         ...change,
-        record: pick(change.record, asked ?? defaults.get(change.dataset) ?? new Set()),
+        // A data set without a list tool keeps its records whole.
+        record: ((fields) => (fields ? pick(change.record, fields) : change.record))(asked ?? defaults.get(change.dataset)),
       }));
       const { nextCursor, hasNextPage, totalCount } = page.pagination;
       return {

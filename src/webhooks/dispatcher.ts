@@ -9,7 +9,7 @@ import { subscribedWebhooks, lockDispatchPosition, setDispatchPosition, type Dis
 import { enqueueDeliveries, insertEvents, type NewDelivery, type NewEvent } from './delivery-queue-queries.js';
 import { indexRecord } from '../read/index.js';
 import { DATASET_NAMES, type DatasetName } from '../catalog/index.js';
-import { compileWebhookFilters, EVENT_PREFIX, matchesRecord, type WebhookMatcher } from './event-filters.js';
+import { compileWebhookFilters, eventTypeOf, matchesRecord, type WebhookMatcher } from './event-filters.js';
 import { eventBody } from './signing.js';
 
 interface Subscriber {
@@ -109,13 +109,13 @@ export class WebhookDispatcher {
       const found = change.record;
       if (found?.values && found.doc !== undefined) {
         const record = indexRecord(found.values);
-        const eventType = `${EVENT_PREFIX[change.dataset]}.${change.op}`;
+        const eventType = eventTypeOf(change.dataset, change.op);
         const changedAt = change.changedAt.getTime();
         // One event per change, its body built and stored once, whichever webhooks it goes to.
         let event: NewEvent | undefined;
         for (const subscriber of subscribers) {
           // A webhook hears of changes committed after it was created.
-          if (!subscriber.eventTypes.has(eventType) || changedAt < subscriber.createdAt) continue;
+          if (eventType === undefined || !subscriber.eventTypes.has(eventType) || changedAt < subscriber.createdAt) continue;
           if (!matchesRecord(subscriber.matcher, change.dataset, record)) continue;
           if (!event) {
             const id = randomUUID();
@@ -170,7 +170,7 @@ function listenersPerDataset(subscribers: readonly Subscriber[]): Map<DatasetNam
   for (const name of DATASET_NAMES) {
     const most = Math.max(
       ...(['created', 'updated'] as const).map(
-        (op) => subscribers.filter((s) => s.eventTypes.has(`${EVENT_PREFIX[name]}.${op}`)).length,
+        (op) => subscribers.filter((s) => s.eventTypes.has(eventTypeOf(name, op)!)).length,
       ),
     );
     if (most > 0) listeners.set(name, most);

@@ -11,37 +11,20 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Dataset, StoredRow, ValidQuery } from '../catalog/index.js';
 import { indexedDataset } from '../read/index.js';
-import { DATASETS } from '../catalog/index.js';
+import { datasetNamed, DATASETS } from '../catalog/index.js';
 import { RecordMatcher, type CompiledFilter, type IndexFilter, type IndexRecord } from '../read/filter-index/index.js';
 import { ApiError, invalidParameter } from '../catalog/index.js';
 import { checkQueryValues, compileRequestValidator } from '../catalog/index.js';
 
-/** Event types by data set: `<prefix>.created` for a new record, `<prefix>.updated` for a change to one. */
-export const EVENT_PREFIX: Readonly<Record<string, string>> = {
-  funding: 'funding',
-  'm-a': 'deal',
-  investors: 'investor',
-  'job-changes': 'job_change',
-  acquisitions: 'acquisition',
-};
+/** A change's event type (`created` or `updated`), as its dataset declares it; undefined for a deletion (no event). */
+export function eventTypeOf(dataset: string, op: string): string | undefined {
+  const events = datasetNamed(dataset)?.events;
+  if (op === 'created') return events?.created;
+  if (op === 'updated') return events?.updated;
+  return undefined;
+}
 
 export { EVENT_TYPES, type EventType } from './schemas.js';
-
-/** The published filter keys, by data set: the list endpoint parameter each one becomes. */
-const PUBLISHED_KEYS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  funding: {
-    countries: 'country',
-    categories: 'category',
-    funding: 'round',
-    fundingAmount: 'amount',
-    dateFrom: 'date_from',
-    dateTo: 'date_to',
-  },
-  'm-a': { countries: 'country', categories: 'category', acquisitionAmount: 'amount', dateFrom: 'date_from', dateTo: 'date_to' },
-  investors: { countries: 'countries', search: 'search' },
-  'job-changes': { search: 'search' },
-  acquisitions: { countries: 'countries', categories: 'categories', search: 'search', dateFrom: 'dateFrom', dateTo: 'dateTo' },
-};
 
 /** The keys that narrow events here (the other published keys are accepted and narrow nothing; see ACCEPTED_FILTER_KEYS). */
 export const FILTER_KEYS = [
@@ -108,9 +91,7 @@ export function matchesRecord(matcher: WebhookMatcher, dataset: string, record: 
 
 /** The data set an event type is about, or undefined (system.test, types with no records here). */
 export function datasetOfEventType(eventType: string): string | undefined {
-  const [prefix, action] = eventType.split('.');
-  if (action !== 'created' && action !== 'updated') return undefined;
-  return Object.keys(EVENT_PREFIX).find((name) => EVENT_PREFIX[name] === prefix);
+  return DATASETS.find(({ events }) => events.created === eventType || events.updated === eventType)?.name;
 }
 
 const wrap = (key: string, error: unknown, param = `filters.${key}`): never => {
@@ -135,9 +116,9 @@ export function compileWebhookFilters(filters: Readonly<Record<string, string>>,
     }
     const { dataset, query } = parseEndpointQuery(filters.query);
     if (!subscribed.has(dataset.name)) {
-      const prefix = EVENT_PREFIX[dataset.name];
+      const events = datasetNamed(dataset.name)!.events;
       throw invalidParameter(
-        `filters.query lists ${dataset.path}, but event_types has neither ${prefix}.created nor ${prefix}.updated`,
+        `filters.query lists ${dataset.path}, but event_types has neither ${events.created} nor ${events.updated}`,
         'filters.query',
       );
     }
@@ -150,7 +131,7 @@ export function compileWebhookFilters(filters: Readonly<Record<string, string>>,
   }
   for (const name of subscribed) {
     const dataset = byName.get(name)!;
-    const keys = PUBLISHED_KEYS[name] ?? {};
+    const keys = datasetNamed(name)?.events.filterKeys ?? {};
     // One query per value of a published list key the endpoint takes one at a time (v1's country).
     let queries: Record<string, string>[] = [{}];
     for (const [key, param] of Object.entries(keys)) {

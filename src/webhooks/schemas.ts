@@ -1,16 +1,16 @@
 // The webhooks API (/api/v2/webhooks): the published Signalbase 2.2 shapes, field for field, plus
 // our additive fields (marked "Ours"). One schema per shape: validates, serialises, documents.
 import { Type, type TOptional, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../catalog/index.js';
+import { DATASETS, Nullable, StringEnum } from '../catalog/index.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 
 /**
- * Every event type a webhook may subscribe to: the published ones (hiring.created and
- * new_company.created are accepted for compatibility; this service has no such records, so they
- * never fire; system.test is sent only by the test endpoint) and ours (updates, M&A deals).
+ * The published event types, in the published order (hiring.created and new_company.created are
+ * accepted for compatibility; this service has no such records, so they never fire; system.test is
+ * sent only by the test endpoint).
  */
-export const EVENT_TYPES = [
+const PUBLISHED_EVENT_TYPES = [
   'funding.created',
   'acquisition.created',
   'job_change.created',
@@ -18,14 +18,23 @@ export const EVENT_TYPES = [
   'new_company.created',
   'investor.created',
   'system.test',
-  'funding.updated',
-  'acquisition.updated',
-  'job_change.updated',
-  'investor.updated',
-  'deal.created',
-  'deal.updated',
 ] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Every event type a webhook may subscribe to: the published ones, then ours, from the datasets'
+ * declarations (src/catalog/datasets): the updates of the published kinds in the published order,
+ * then both types of every other dataset (deal.created, deal.updated: v1 M&A deals).
+ */
+export const EVENT_TYPES: readonly string[] = [
+  ...PUBLISHED_EVENT_TYPES,
+  ...PUBLISHED_EVENT_TYPES.flatMap((type) =>
+    DATASETS.filter(({ events }) => events.created === type).map(({ events }) => events.updated),
+  ),
+  ...DATASETS.filter(({ events }) => !(PUBLISHED_EVENT_TYPES as readonly string[]).includes(events.created)).flatMap(
+    ({ events }) => [events.created, events.updated],
+  ),
+];
+export type EventType = string;
 
 export const WebhookEventType = StringEnum(
   EVENT_TYPES,

@@ -99,6 +99,18 @@ describeEach('typed client', (backend) => {
     }
   });
 
+  it('reaches a signal list by its path (v2.endpoint), the same pages as its named member', async () => {
+    const byPath = ds.v2.endpoint('/api/v2/signals/job-changes');
+    const query = { seniorities: 'c_level', limit: 7, page: 2 };
+    const [named, viaPath] = [await ds.v2.jobChanges.list(query), await byPath.list(query)];
+    assert.equal(viaPath.meta.endpoint, 'signals.job-changes');
+    assert.ok(viaPath.data.length === 7, 'a full page');
+    assert.deepEqual(viaPath.data, named.data);
+    assert.deepEqual(viaPath.pagination, named.pagination);
+    const walked = await collect(byPath.all({ seniorities: 'c_level', limit: 100 }, { maxPages: 1 }));
+    assert.equal(walked.length, Math.min(100, named.pagination.totalCount));
+  });
+
   it('stops a walk at maxPages or before maxCredits would be exceeded', async () => {
     await setCredits(ctx, accountId, 1000);
     const byPages = await collect(ds.v2.investors.pages({ limit: 10 }, { maxPages: 2 }));

@@ -126,4 +126,10 @@ export const acquisitions = defineDataset<
     doc: JSON.stringify(record),
   }),
   ingestBatchRows: 1000,
+  events: {
+    created: 'acquisition.created',
+    updated: 'acquisition.updated',
+    // The published webhook filter keys, each the parameter of this list it becomes.
+    filterKeys: { countries: 'countries', categories: 'categories', search: 'search', dateFrom: 'dateFrom', dateTo: 'dateTo' },
+  },
 });

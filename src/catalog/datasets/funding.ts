@@ -134,4 +134,17 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     };
   },
   ingestBatchRows: 500,
+  events: {
+    created: 'funding.created',
+    updated: 'funding.updated',
+    // The published webhook filter keys, each the parameter of this list it becomes.
+    filterKeys: {
+      countries: 'country',
+      categories: 'category',
+      funding: 'round',
+      fundingAmount: 'amount',
+      dateFrom: 'date_from',
+      dateTo: 'date_to',
+    },
+  },
 });

@@ -111,4 +111,10 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     doc: JSON.stringify(record),
   }),
   ingestBatchRows: 1000,
+  events: {
+    created: 'investor.created',
+    updated: 'investor.updated',
+    // The published webhook filter keys, each the parameter of this list it becomes.
+    filterKeys: { countries: 'countries', search: 'search' },
+  },
 });

@@ -138,4 +138,10 @@ export const jobChanges = defineDataset<
     };
   },
   ingestBatchRows: 2000,
+  events: {
+    created: 'job_change.created',
+    updated: 'job_change.updated',
+    // The published webhook filter keys, each the parameter of this list it becomes.
+    filterKeys: { search: 'search' },
+  },
 });

@@ -101,4 +101,16 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
     };
   },
   ingestBatchRows: 500,
+  events: {
+    created: 'deal.created',
+    updated: 'deal.updated',
+    // The published webhook filter keys, each the parameter of this list it becomes.
+    filterKeys: {
+      countries: 'country',
+      categories: 'category',
+      acquisitionAmount: 'amount',
+      dateFrom: 'date_from',
+      dateTo: 'date_to',
+    },
+  },
 });

@@ -167,17 +167,21 @@ export const Pagination = Type.Object(
 );
 export type Pagination = Static<typeof Pagination>;
 
-export const SIGNAL_ENDPOINTS = ['signals.investors', 'signals.job-changes', 'signals.acquisitions', 'signals.funding'] as const;
-export type SignalEndpoint = (typeof SIGNAL_ENDPOINTS)[number];
+/** A v2 endpoint's name in `meta.endpoint`, and the endpoint its credits are charged to ("signals.investors"). */
+export type SignalEndpoint = string;
 
-export const Meta = Type.Object(
-  {
-    endpoint: Type.Unsafe<SignalEndpoint>({ type: 'string', enum: [...SIGNAL_ENDPOINTS] }),
-    creditsUsed: Type.Integer({ minimum: 0, description: '1 per page of data; 0 in count mode' }),
-    creditsRemaining: Type.Integer({ minimum: 0, description: "The account's balance after this call" }),
-  },
-  { $id: 'Meta', title: 'Meta' },
-);
+/** `meta` of a v2 page. */
+export interface SignalMeta {
+  endpoint: SignalEndpoint;
+  creditsUsed: number;
+  creditsRemaining: number;
+}
+
+/**
+ * A reference to the `Meta` schema, which names every v2 endpoint: it is made from the registry
+ * (signal-meta.ts), which the datasets' own envelopes (built on this reference) come before.
+ */
+export const MetaRef = Type.Unsafe<SignalMeta>(Type.Ref('Meta'));
 
 /**
  * The `code` of a v2 error, with its HTTP status: what a client branches on (the message may be
@@ -259,7 +263,7 @@ const envelope = <
     success: Type.Literal(true),
     data: Type.Array(Type.Ref(record)),
     pagination: Type.Ref(Pagination),
-    meta: Type.Ref(Meta),
+    meta: MetaRef,
   });
 
 export const InvestorsResponse = envelope(InvestorRecord);
@@ -268,19 +272,12 @@ export const AcquisitionsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Array(Type.Intersect([Type.Ref(AcquisitionSignalRecord), Type.Object({ match_confidence: MatchConfidence })])),
   pagination: Type.Ref(Pagination),
-  meta: Type.Ref(Meta),
+  meta: MetaRef,
 });
 export const FundingSignalsResponse = envelope(FundingSignalRecord);
 
-export const V2_SHARED_SCHEMAS = [
-  InvestorRecord,
-  JobChangeRecord,
-  AcquisitionSignalRecord,
-  FundingSignalRecord,
-  Pagination,
-  Meta,
-  V2Error,
-];
+/** The v2 schemas the documents refer to by name, but `Meta` (signal-meta.ts adds it in its place). */
+export const V2_RECORD_SCHEMAS = [InvestorRecord, JobChangeRecord, AcquisitionSignalRecord, FundingSignalRecord, Pagination];
 
 // ---------- queries ----------
 

@@ -50,7 +50,8 @@ interface Document {
 
 /**
  * The client's method for each operation. `all` names the page iterator of the lists that have one.
- * An operation missing here makes withCodeSamples throw: a new route does not ship without its sample.
+ * An operation missing here makes withCodeSamples throw (a new route does not ship without its sample),
+ * but for a v2 signal list, which the client's generic `v2.endpoint(path)` serves.
  */
 const CLIENT_CALLS: Record<string, { call: string; all?: string }> = {
   listFunding: { call: 'v1.funding.list', all: 'v1.funding.all' },
@@ -71,6 +72,16 @@ const CLIENT_CALLS: Record<string, { call: string; all?: string }> = {
   listWebhookDeliveries: { call: 'v2.webhooks.deliveries' },
   retryWebhookDelivery: { call: 'v2.webhooks.retry' },
 };
+
+/**
+ * A v2 signal list the client has no named member for (a dataset added to the catalog): the client's
+ * `v2.endpoint(path)` serves it, typed by the document.
+ */
+function signalListCall(path: string, method: string): { call: string; all: string } | undefined {
+  if (method !== 'get' || !/^\/api\/v2\/signals\/[a-z0-9-]+$/.test(path)) return undefined;
+  const endpoint = `v2.endpoint('${path}')`;
+  return { call: `${endpoint}.list`, all: `${endpoint}.all` };
+}
 
 /**
  * Bodies for the operations whose document has no example body (the webhooks API takes free-form
@@ -140,7 +151,7 @@ function describeRequest(
   const where = `${method.toUpperCase()} ${path}`;
   const operationId = operation.operationId;
   if (!operationId) throw new Error(`${where} has no operationId, so no code sample`);
-  const client = CLIENT_CALLS[operationId];
+  const client = CLIENT_CALLS[operationId] ?? signalListCall(path, method);
   if (!client) {
     throw new Error(
       `${where} (${operationId}) has no client call for its JavaScript sample: add it to CLIENT_CALLS in src/platform/http/code-samples.ts`,
