@@ -11,7 +11,6 @@ import { createRedisClient, RedisRateLimitStore } from '../src/platform/infra/re
 import { encodeCursor } from '../src/changes/cursor.js';
 import { fundingRecord, insertFunding, insertInvestors, investorRecord } from './fixtures.js';
 import { buildApp } from '../src/app.js';
-import { migrate } from '../src/platform/db/migrate.js';
 import { ReadModel } from '../src/read/read-model.js';
 import { clearData, describeEach, makeKey, startApp, testConfig, testContext, type TestContext } from './helpers.js';
 
@@ -433,8 +432,7 @@ describeEach('conditional requests: tags keyed by the server, and a ceiling of t
 
   before(async () => {
     limits = rateLimitStore();
-    const db = await backend.open();
-    await migrate(db);
+    const db = await backend.openMigrated();
     const readModel = await ReadModel.open(db);
     const page = readModel.page.bind(readModel);
     readModel.page = (...args) => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { DATASETS, datasetNamed, VIEWS } from '../src/catalog/registry.js';
 import { demoGeneratorOf } from '../src/demo/index.js';
-import { clearData, describeEach, makeKey, startApp, type TestContext } from './helpers.js';
+import { clearData, describeEach, makeKey, startApp, type TestContext, describeOnOneStore } from './helpers.js';
 import { ADMIN_TOKEN } from './ingest/support.js';
 
 const AS_OF = new Date('2026-01-01T00:00:00Z');
@@ -74,7 +74,7 @@ describeEach('dataset registry', (backend) => {
   }
 });
 
-describeEach('v1 rate-limit documentation', (backend) => {
+describeOnOneStore('v1 rate-limit documentation', (backend) => {
   let ctx: TestContext;
   before(async () => {
     ctx = await startApp(backend, { RATE_LIMIT_V1: '25' });

@@ -18,7 +18,7 @@ import { buildApp } from '../src/app.js';
 import { withCodeSamples } from '../src/platform/http/code-samples.js';
 import { INGEST_CONTENT_TYPES } from '../src/ingest/routes.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
-import { describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
+import { makeKey, startApp, testConfig, type TestContext, describeOnOneStore } from './helpers.js';
 import { SCREENSHOTS } from './account/chromium.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -197,7 +197,7 @@ describe('code samples (withCodeSamples)', () => {
   });
 });
 
-describeEach('API docs on the demo data', (backend) => {
+describeOnOneStore('API docs on the demo data', (backend) => {
   let ctx: TestContext;
   let key: string;
   let doc: OpenApi;

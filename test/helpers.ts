@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../src/app.js';
 import { loadConfig, type Config, type Tier } from '../src/config.js';
 import { migrate } from '../src/platform/db/migrate.js';
-import { openPglite } from '../src/platform/db/pglite.js';
+import { openPglite, pgliteSnapshot } from '../src/platform/db/pglite.js';
 import { openPostgres } from '../src/platform/db/postgres.js';
 import type { Database } from '../src/platform/db/port.js';
 import { DATASETS } from '../src/catalog/registry.js';
@@ -14,7 +17,40 @@ export interface Backend {
   name: 'pglite' | 'postgres';
   /** A reason to skip, reported by the runner, when the server is not configured. */
   skip: string | false;
+  /** A new, empty store. */
   open(): Promise<Database>;
+  /** A new store with every migration applied (what startApp serves from). */
+  openMigrated(): Promise<Database>;
+}
+
+/**
+ * A migrated embedded store, as a dump of its data directory, made once per version of the
+ * migrations and kept in the temporary folder for every test process: a store opened from it skips
+ * creating a cluster and running the migrations (3 to 5 s of WASM work, once per suite otherwise).
+ */
+let migratedTemplate: Promise<Blob> | undefined;
+function migratedPgliteTemplate(): Promise<Blob> {
+  migratedTemplate ??= (async () => {
+    const migrations = new URL('../migrations/', import.meta.url);
+    const hash = createHash('sha256');
+    // The engine's version too: a dump is read by the PGlite that made it.
+    hash.update(readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url)));
+    for (const name of readdirSync(migrations).sort()) hash.update(name).update(readFileSync(new URL(name, migrations)));
+    const file = join(tmpdir(), `dealsignal-test-store-${hash.digest('hex').slice(0, 16)}.tar`);
+    try {
+      return new Blob([readFileSync(file)]);
+    } catch {
+      const snapshot = await pgliteSnapshot(async (db) => {
+        await migrate(db);
+      });
+      // Written aside, then renamed: a process reading it meanwhile never sees half a file.
+      const partial = `${file}.${process.pid}`;
+      writeFileSync(partial, Buffer.from(await snapshot.arrayBuffer()));
+      renameSync(partial, file);
+      return snapshot;
+    }
+  })();
+  return migratedTemplate;
 }
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -24,7 +60,10 @@ export const needsPostgres: string | false = DATABASE_URL ? false : 'DATABASE_UR
 /** Why a suite that needs Redis cannot run here, or false when it can. */
 export const needsRedis: string | false = process.env.REDIS_URL ? false : 'REDIS_URL is not set';
 
-/** TEST_STORES=pglite or =postgres runs the suites of that store only (npm run mutate times each store). */
+/**
+ * TEST_STORES=pglite or =postgres runs the suites of that store only (npm run mutate times each
+ * store); TEST_STORES=pglite,postgres runs every suite on both, those of describeOnOneStore too.
+ */
 const ONLY_STORES = process.env.TEST_STORES?.split(',').map((name) => name.trim());
 
 /**
@@ -34,7 +73,12 @@ const ONLY_STORES = process.env.TEST_STORES?.split(',').map((name) => name.trim(
  */
 export function backends(): Backend[] {
   const all: Backend[] = [
-    { name: 'pglite', skip: false, open: () => openPglite(undefined) },
+    {
+      name: 'pglite',
+      skip: false,
+      open: () => openPglite(undefined),
+      openMigrated: async () => openPglite(undefined, { from: await migratedPgliteTemplate() }),
+    },
     {
       name: 'postgres',
       skip: needsPostgres,
@@ -49,12 +93,44 @@ export function backends(): Backend[] {
           },
         };
       },
+      async openMigrated() {
+        const db = await this.open();
+        await migrate(db);
+        return db;
+      },
     },
   ];
   if (!ONLY_STORES) return all;
   return all.map((backend) =>
     ONLY_STORES.includes(backend.name) || backend.skip ? backend : { ...backend, skip: `TEST_STORES=${ONLY_STORES.join(',')}` },
   );
+}
+
+/**
+ * The one store a suite about the HTTP surfaces runs on (accounts and their pages, the docs, the
+ * client, MCP, limits, probes): PostgreSQL when DATABASE_URL is set, else the embedded store. What
+ * they store goes through the same SQL on both stores, which the data suites (lists, lookups,
+ * ingest, the change log, the feed, webhooks, migrations) test on both; running these twice doubled
+ * the run for no other code. TEST_STORES naming both stores runs them on both; the other store is
+ * reported as skipped, with the reason.
+ */
+export function oneStore(): Backend[] {
+  const all = backends();
+  if (ONLY_STORES && ONLY_STORES.length > 1) return all;
+  const chosen = all.find((backend) => backend.name === 'postgres' && !backend.skip) ?? all.find((backend) => !backend.skip);
+  return all.map((backend) =>
+    backend === chosen || backend.skip
+      ? backend
+      : {
+          ...backend,
+          skip: `a suite of the HTTP surfaces runs on one store, ${chosen?.name} (TEST_STORES=pglite,postgres runs both)`,
+        },
+  );
+}
+
+/** describeEach over oneStore(): the suite on one store, the other reported as skipped. */
+export function describeOnOneStore(title: string, fn: (backend: Backend) => void): void {
+  for (const backend of oneStore()) describeNeeding(`${title} [${backend.name}]`, backend.name, backend.skip, () => fn(backend));
 }
 
 /**
@@ -121,8 +197,7 @@ export async function startApp(
   env: Record<string, string> = {},
   options: Partial<AppOptions> = {},
 ): Promise<TestContext> {
-  const db = await backend.open();
-  await migrate(db);
+  const db = await backend.openMigrated();
   const config = testConfig(env);
   const app = await buildApp({ config, db, ...options });
   await app.ready();

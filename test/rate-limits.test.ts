@@ -9,7 +9,7 @@ import { createRedisClient, RedisRateLimitStore } from '../src/platform/infra/re
 import { ResilientRateLimitStore } from '../src/platform/infra/resilient-rate-limit-store.js';
 import { generateApiKey } from '../src/accounts/api-keys.js';
 import { loadConfig } from '../src/config.js';
-import { backends, describeEach, makeKey, startApp, testConfig, type TestContext } from './helpers.js';
+import { backends, makeKey, startApp, testConfig, type TestContext, describeOnOneStore } from './helpers.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 // As in production: account limits and the failed-authentication limit both on.
@@ -184,7 +184,7 @@ describe('rate limits on one instance (memory store, controllable clock)', () =>
   });
 });
 
-describeEach('the failed-authentication limit has its own setting', (backend) => {
+describeOnOneStore('the failed-authentication limit has its own setting', (backend) => {
   const attempt = (app: FastifyInstance, ip: string, headers: Record<string, string>, url = '/api/v1/funding') =>
     app.inject({ method: 'GET', url, headers, remoteAddress: ip });
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { describeEach, type TestContext } from '../helpers.js';
+import { type TestContext, describeOnOneStore } from '../helpers.js';
 import { alertText, csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient } from './web-client.js';
 
-describeEach('account pages: sign-up, sign-in, sign-out', (backend) => {
+describeOnOneStore('account pages: sign-up, sign-in, sign-out', (backend) => {
   let ctx: TestContext;
   before(async () => {
     ctx = await startWebApp(backend);

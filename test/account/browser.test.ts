@@ -9,21 +9,19 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/platform/db/migrate.js';
-import { describeEach, testConfig } from '../helpers.js';
+import { testConfig, describeOnOneStore } from '../helpers.js';
 import { insertInvestors, investorRecord } from '../fixtures.js';
 import { PASSWORD, uniqueEmail } from './web-client.js';
 import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SCREENSHOTS, chromiumMissing } from './chromium.js';
 
 const text = async (page: Page, selector: string) => (await page.locator(selector).innerText()).trim();
 
-describeEach('account pages in Chromium', (backend) => {
+describeOnOneStore('account pages in Chromium', (backend) => {
   it(
     'sign up, create a key, call the API, see usage and credits change, revoke: 401',
     { skip: chromiumMissing, timeout: 120_000 },
     async () => {
-      const db = await backend.open();
-      await migrate(db);
+      const db = await backend.openMigrated();
       await insertInvestors(
         db,
         Array.from({ length: 8 }, () => investorRecord()),

@@ -8,9 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
-import { backends, testConfig } from '../helpers.js';
+import { testConfig, oneStore } from '../helpers.js';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -30,7 +29,10 @@ export const CHROMIUM_ARGS = [
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-/** An app on the embedded store with webhook delivery to loopback, a receiver, and Chromium on a desktop window. */
+/** The store the portal sessions run on: the one store of the HTTP surfaces' suites (helpers.ts oneStore). */
+export const PORTAL_STORE = oneStore().find((backend) => !backend.skip)!;
+
+/** An app with webhook delivery to loopback, a receiver, and Chromium on a desktop window. */
 export interface PortalSession {
   db: Database;
   app: FastifyInstance;
@@ -45,9 +47,7 @@ export interface PortalSession {
 
 /** Starts a PortalSession; env adds to (or replaces) the delivery settings. */
 export async function startPortalSession(env: Record<string, string> = {}): Promise<PortalSession> {
-  const pglite = backends().find((backend) => backend.name === 'pglite')!;
-  const db = await pglite.open();
-  await migrate(db);
+  const db = await PORTAL_STORE.openMigrated();
   const config = testConfig({
     LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
     WEBHOOK_DELIVERY: 'true',
@@ -74,7 +74,8 @@ export async function startPortalSession(env: Record<string, string> = {}): Prom
     base,
     receiver,
     browser,
-    shot: (page, name, fullPage = false) => page.screenshot({ path: join(SCREENSHOTS, `${pglite.name}-${name}.png`), fullPage }),
+    shot: (page, name, fullPage = false) =>
+      page.screenshot({ path: join(SCREENSHOTS, `${PORTAL_STORE.name}-${name}.png`), fullPage }),
     async close() {
       await browser.close();
       rmSync(userDataDir, { recursive: true, force: true });

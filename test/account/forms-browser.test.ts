@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { PASSWORD, uniqueEmail } from './web-client.js';
-import { chromiumMissing, startPortalSession } from './chromium.js';
+import { chromiumMissing, startPortalSession, PORTAL_STORE } from './chromium.js';
 
 const text = async (locator: Locator) => (await locator.innerText()).trim();
 
@@ -20,9 +20,9 @@ const inViewport = (locator: Locator) =>
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? null);
 
-// The embedded store only: these are the pages' own behaviour, the same on PostgreSQL, whose
-// storage the HTTP suites cover.
-describe('account forms in Chromium [pglite]', () => {
+// One store (PostgreSQL when DATABASE_URL is set): these are the pages' own behaviour, the same on
+// both stores, whose storage the data suites cover.
+describe(`account forms in Chromium [${PORTAL_STORE.name}]`, () => {
   it(
     'sign-in pre-filled after sign-up; reloads repeat no action; a refused form shows its error in view, focused',
     { skip: chromiumMissing, timeout: 180_000 },

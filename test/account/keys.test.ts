@@ -3,19 +3,18 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import { MemoryRateLimitStore } from '../../src/platform/infra/rate-limit-store.js';
 import { accountRoutes } from '../../src/families/portal.js';
 import { CreditMeter } from '../../src/accounts/credits.js';
 import { KeyVerifier } from '../../src/accounts/key-verifier.js';
 import { UsageRecorder } from '../../src/accounts/usage.js';
-import { describeEach, testConfig, type TestContext } from '../helpers.js';
+import { testConfig, type TestContext, describeOnOneStore } from '../helpers.js';
 import { insertInvestors, investorRecord } from '../fixtures.js';
 import { alertText, csrfOf, shownKey, startWebApp, uniqueEmail, WebClient } from './web-client.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-describeEach('account pages: API keys', (backend) => {
+describeOnOneStore('account pages: API keys', (backend) => {
   let ctx: TestContext;
   before(async () => {
     ctx = await startWebApp(backend);
@@ -267,10 +266,9 @@ describeEach('account pages: API keys', (backend) => {
   });
 });
 
-describeEach('account pages: a rolled key stops after its grace period', (backend) => {
+describeOnOneStore('account pages: a rolled key stops after its grace period', (backend) => {
   it("with the default 24 h grace: past it (on the verifier's clock) the old key gets 401, the new one 200", async () => {
-    const db = await backend.open();
-    await migrate(db);
+    const db = await backend.openMigrated();
     let now = Date.now();
     const app = await buildApp({
       config: testConfig({ LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' }),
@@ -299,8 +297,7 @@ describeEach('account pages: a rolled key stops after its grace period', (backen
   });
 
   it('with rollGraceMs set to 300 ms: the old key stops 300 ms after the roll', async () => {
-    const db = await backend.open();
-    await migrate(db);
+    const db = await backend.openMigrated();
     const config = testConfig();
     const keys = new KeyVerifier(db, 1000);
     const services = {

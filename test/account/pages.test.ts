@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { describeEach, makeKey, type TestContext } from '../helpers.js';
+import { makeKey, type TestContext, describeOnOneStore } from '../helpers.js';
 import { normalizeHtml, startWebApp, WebClient } from './web-client.js';
 
 function cookieHeader(setCookie: string | string[] | undefined, name: string): string {
@@ -10,7 +10,7 @@ function cookieHeader(setCookie: string | string[] | undefined, name: string): s
   return found;
 }
 
-describeEach('account pages: rendering, headers, assets', (backend) => {
+describeOnOneStore('account pages: rendering, headers, assets', (backend) => {
   let ctx: TestContext;
   before(async () => {
     ctx = await startWebApp(backend);
@@ -154,7 +154,7 @@ describeEach('account pages: rendering, headers, assets', (backend) => {
   });
 });
 
-describeEach('account pages behind HTTPS (PUBLIC_URL https)', (backend) => {
+describeOnOneStore('account pages behind HTTPS (PUBLIC_URL https)', (backend) => {
   let ctx: TestContext;
   before(async () => {
     ctx = await startWebApp(backend, { PUBLIC_URL: 'https://api.dealsignal.example' });

@@ -4,14 +4,14 @@ import { setAccountTier, setV1RateLimit } from '../../src/accounts/account-queri
 import { nextRefill } from '../../src/accounts/accounts.js';
 import { niceScale } from '../../src/accounts/portal/usage-chart.js';
 import { formatDate } from '../../src/platform/web/format.js';
-import { describeEach, type TestContext } from '../helpers.js';
+import { type TestContext, describeOnOneStore } from '../helpers.js';
 import { fundingRecord, insertFunding, insertInvestors, investorRecord } from '../fixtures.js';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.js';
 import { csrfOf, startWebApp, uniqueEmail, WebClient } from './web-client.js';
 
 const factRow = (label: string, value: string) => new RegExp(`<dt>${label}</dt><dd>${value}</dd>`);
 
-describeEach('account pages: the profile page', (backend) => {
+describeOnOneStore('account pages: the profile page', (backend) => {
   let ctx: TestContext;
   before(async () => {
     ctx = await startWebApp(backend, { RATE_LIMIT_PRO: '75', RATE_LIMIT_V1: '45', CREDITS_PRO: '5000' });
@@ -140,7 +140,7 @@ describeEach('account pages: the profile page', (backend) => {
   });
 });
 
-describeEach('account pages: credits used, by use, as the ledger has them', (backend) => {
+describeOnOneStore('account pages: credits used, by use, as the ledger has them', (backend) => {
   let ctx: TestContext;
   let receiver: TestReceiver;
   before(async () => {

@@ -9,13 +9,20 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from '../../src/platform/infra/redis-rate-limit-store.js';
 import { accountRoutes } from '../../src/families/portal.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
 import { CreditMeter } from '../../src/accounts/credits.js';
 import { KeyVerifier } from '../../src/accounts/key-verifier.js';
 import { UsageRecorder } from '../../src/accounts/usage.js';
 import type { WebLimits } from '../../src/accounts/accounts.js';
-import { describeEach, describeNeeding, makeKey, needsRedis, testConfig, type Backend, type TestContext } from '../helpers.js';
+import {
+  describeNeeding,
+  makeKey,
+  needsRedis,
+  testConfig,
+  type Backend,
+  type TestContext,
+  describeOnOneStore,
+} from '../helpers.js';
 import { alertText, csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -68,8 +75,7 @@ async function startLimitedApp(
   store: LimitStoreName,
   limits: Partial<WebLimits>,
 ): Promise<{ app: FastifyInstance; db: Database; close(): Promise<void> }> {
-  const db = await backend.open();
-  await migrate(db);
+  const db = await backend.openMigrated();
   const config = testConfig();
   const limitsStore = await limitStore(store);
   const services = {
@@ -95,7 +101,7 @@ async function startLimitedApp(
 }
 
 // First: these are the tests of the rate-limit stores' own windows, so a bug there is named early.
-describeEach('sign-in throttling with small limits', (backend) => {
+describeOnOneStore('sign-in throttling with small limits', (backend) => {
   for (const store of LIMIT_STORES) {
     describeNeeding(`${store.name} store`, 'Redis', store.skip, () => {
       it('past the per-email ceiling attempts are slowed, never refused: the owner still signs in', async () => {
@@ -169,7 +175,7 @@ describeEach('sign-in throttling with small limits', (backend) => {
   }
 });
 
-describeEach('account security', (backend) => {
+describeOnOneStore('account security', (backend) => {
   let ctx: TestContext;
   before(async () => {
     // The app closes the store it is given.

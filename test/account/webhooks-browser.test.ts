@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 import { ok, verifyBoth } from '../webhooks/receiver.js';
 import { PASSWORD, uniqueEmail } from './web-client.js';
-import { DESKTOP, PHONE, chromiumMissing, startPortalSession } from './chromium.js';
+import { DESKTOP, PHONE, chromiumMissing, startPortalSession, PORTAL_STORE } from './chromium.js';
 
 const text = async (locator: Locator) => (await locator.innerText()).trim();
 
@@ -24,7 +24,7 @@ async function reloadUntil(page: Page, locator: Locator, what: string, timeoutMs
   }
 }
 
-describe('webhooks on the account pages in Chromium [pglite]', () => {
+describe(`webhooks on the account pages in Chromium [${PORTAL_STORE.name}]`, () => {
   it(
     'create from the page, see the secret, test, see a delivery, redeliver a failure, pause, resume, delete',
     { skip: chromiumMissing, timeout: 180_000 },

@@ -9,7 +9,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/infra/rate-limit-store.js';
 import { createRedisClient, RedisRateLimitStore } from '../../src/platform/infra/redis-rate-limit-store.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
-import { describeEach, type TestContext } from '../helpers.js';
+import { type TestContext, describeOnOneStore } from '../helpers.js';
 import { eventually, openedSecret } from '../webhooks/support.js';
 import { ok, startReceiver, verifyBoth, type TestReceiver } from '../webhooks/receiver.js';
 import { alertText, csrfOf, fieldError, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
@@ -54,7 +54,7 @@ function deliveryRows(html: string): { id: string; status: string; row: string }
 const cell = (row: string, label: string) =>
   (new RegExp(`<td data-label="${label}"[^>]*>(.*?)</td>`).exec(row)?.[1] ?? '').trim();
 
-describeEach('account pages: webhooks', (backend) => {
+describeOnOneStore('account pages: webhooks', (backend) => {
   let ctx: TestContext;
   let receiver: TestReceiver;
   before(async () => {
@@ -570,7 +570,7 @@ describeEach('account pages: webhooks', (backend) => {
   });
 });
 
-describeEach('account pages: webhook actions count against the v2 rate limit', (backend) => {
+describeOnOneStore('account pages: webhook actions count against the v2 rate limit', (backend) => {
   const LIMIT = 5;
   let ctx: TestContext;
   let receiver: TestReceiver;

@@ -9,7 +9,6 @@ import { encodeCursor } from '../../src/changes/cursor.js';
 import { readChangesPage } from '../../src/changes/feed.js';
 import { ChangeFollower } from '../../src/changes/follower.js';
 import { LOG_START, type Change } from '../../src/changes/change-log-queries.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
 import { indexedDataset } from '../../src/read/dataset-index-filter.js';
 import { indexRowsAfter } from '../../src/read/queries.js';
@@ -36,8 +35,7 @@ describeEach('the change log reader', (backend) => {
   let db: Database;
 
   before(async () => {
-    db = await backend.open();
-    await migrate(db);
+    db = await backend.openMigrated();
     await insertFunding(db, [fundingRecord(), fundingRecord()]);
     await insertMa(db, [{ record: maRecord(), status: 'completed' }]);
     await insertInvestors(db, [investorRecord(), investorRecord()]);

@@ -8,7 +8,6 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
 import { changeLogHead, comparePositions, pruneChangeLog } from '../../src/changes/change-log-queries.js';
 import { encodeCursor, parseCursor } from '../../src/changes/cursor.js';
@@ -43,8 +42,7 @@ describeEach('changes feed', (backend) => {
   let documented: ValidateFunction;
 
   before(async () => {
-    db = await backend.open();
-    await migrate(db);
+    db = await backend.openMigrated();
     config = testConfig({ ADMIN_TOKEN });
     app = await buildApp({ config, db });
     await app.ready();

@@ -8,7 +8,7 @@ import { after, before, it } from 'node:test';
 import { DealSignal, DealSignalError, verifyWebhook } from '@dealsignal/client';
 import { adjustCredits } from '../../src/accounts/credit-queries.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
-import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { DELIVERY_ENV } from '../webhooks/support.js';
 
@@ -32,7 +32,7 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 /** The account's balance, set as an operator sets it (`keys credits --set`). */
 const setCredits = (ctx: TestContext, accountId: number, credits: number) => adjustCredits(ctx.db, accountId, { set: credits });
 
-describeEach('typed client', (backend) => {
+describeOnOneStore('typed client', (backend) => {
   let ctx: TestContext;
   let baseUrl: string;
   let ds: DealSignal;
@@ -245,7 +245,7 @@ describeEach('typed client', (backend) => {
   });
 });
 
-describeEach('typed client under rate limits', (backend) => {
+describeOnOneStore('typed client under rate limits', (backend) => {
   let ctx: TestContext;
   let baseUrl: string;
 

@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import { after, before, beforeEach, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { importCommand, startInbox, watchCommand, type CommandIo } from '../../src/cli/ingest-command.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
 import { fundingRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach, testConfig } from '../helpers.js';
@@ -36,8 +35,7 @@ describeEach('dealsignal import and watch', (backend) => {
   }
 
   before(async () => {
-    db = await backend.open();
-    await migrate(db);
+    db = await backend.openMigrated();
     dir = mkdtempSync(join(tmpdir(), 'dealsignal-ingest-cli-'));
   });
   after(async () => {

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { acquisitionRecord, fundingRecord, jobChangeRecord } from '../fixtures.js';
-import { clearData, describeEach, makeKey } from '../helpers.js';
+import { clearData, describeEach, makeKey, describeOnOneStore } from '../helpers.js';
 import { BATCH_ROWS } from '../../src/ingest/importer.js';
 import { ADMIN_TOKEN, count, ndjson, snapshot, startAdminApp, WriteProbe, type AdminContext } from './support.js';
 
@@ -235,7 +235,7 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
   });
 });
 
-describeEach('admin routes without ADMIN_TOKEN', (backend) => {
+describeOnOneStore('admin routes without ADMIN_TOKEN', (backend) => {
   let ctx: AdminContext;
   before(async () => {
     ctx = await startAdminApp(backend, false);

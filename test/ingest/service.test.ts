@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import type { Database } from '../../src/platform/db/port.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import { BATCH_ROWS, ingest, UnknownKindError, type IngestKind } from '../../src/ingest/importer.js';
 import { generateFundingRecords, generateMaRecords } from '../../src/demo/v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/demo/v2-generator.js';
@@ -26,8 +25,7 @@ describeEach('ingest service', (backend) => {
   let db: Database;
 
   before(async () => {
-    db = await backend.open();
-    await migrate(db);
+    db = await backend.openMigrated();
   });
   after(() => db.close());
   beforeEach(() => clearData(db));

@@ -40,7 +40,11 @@ export class WriteProbe {
 
   /** A backend whose databases are wrapped. */
   backend(backend: Backend): Backend {
-    return { ...backend, open: async () => this.wrap(await backend.open()) };
+    return {
+      ...backend,
+      open: async () => this.wrap(await backend.open()),
+      openMigrated: async () => this.wrap(await backend.openMigrated()),
+    };
   }
 }
 

@@ -13,7 +13,7 @@ import { ChangesQuery } from '../../src/changes/schemas.js';
 import { FundingSignalRecord } from '../../src/catalog/schemas/v2-schemas.js';
 import { generateApiKey } from '../../src/accounts/api-keys.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
-import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
 
 const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;
 
@@ -97,7 +97,7 @@ async function connect(apiKey: string, url: string): Promise<Client> {
   return client;
 }
 
-describeEach('dealsignal mcp', (backend) => {
+describeOnOneStore('dealsignal mcp', (backend) => {
   let ctx: TestContext;
   let url: string;
   let key: string;

@@ -4,7 +4,7 @@ import { after, before, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
 import {
   acquisitionRecord,
   fundingRecord,
@@ -153,7 +153,7 @@ const queryString = (params: readonly string[]) =>
     )
     .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
 
-describeEach('hostile input', (backend) => {
+describeOnOneStore('hostile input', (backend) => {
   let ctx: TestContext;
   let key: string;
   let validators: Record<string, (body: unknown) => boolean>;

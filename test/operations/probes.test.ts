@@ -6,22 +6,20 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
 import type { Lifecycle } from '../../src/app-services.js';
-import { describeEach, makeKey, testConfig } from '../helpers.js';
+import { makeKey, testConfig, describeOnOneStore } from '../helpers.js';
 
 const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;
 
-describeEach('health, readiness, metrics, request ids and logs', (backend) => {
+describeOnOneStore('health, readiness, metrics, request ids and logs', (backend) => {
   let db: Database;
   let app: FastifyInstance;
   let logs: string[];
   const lifecycle: Lifecycle = { draining: false };
 
   before(async () => {
-    db = await backend.open();
-    await migrate(db);
+    db = await backend.openMigrated();
     logs = [];
     app = await buildApp({
       config: testConfig({ LOG_LEVEL: 'info', METRICS_TOKEN: 'metrics-secret' }),
@@ -130,12 +128,11 @@ describe('/metrics exposure', () => {
     assert.equal(testConfig({ HOST: '0.0.0.0', METRICS_TOKEN: 'metrics-secret' }).metricsToken, 'metrics-secret');
   });
 
-  describeEach('/metrics on a loopback server without a token', (backend) => {
+  describeOnOneStore('/metrics on a loopback server without a token', (backend) => {
     let db: Database;
     let app: FastifyInstance;
     before(async () => {
-      db = await backend.open();
-      await migrate(db);
+      db = await backend.openMigrated();
       app = await buildApp({ config: testConfig({ HOST: '127.0.0.1' }), db });
     });
     after(async () => {

@@ -6,7 +6,6 @@ import { setImmediate } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/port.js';
 import type { WhereClause } from './sql-conditions.js';
 import { ApiError } from '../../src/catalog/errors.js';
@@ -48,8 +47,7 @@ export class Harness {
   private constructor(readonly db: Database) {}
 
   static async start(backend: Backend): Promise<Harness> {
-    const db = await backend.open();
-    await migrate(db);
+    const db = await backend.openMigrated();
     const harness = new Harness(db);
     harness.key = (await makeKey(db, 'enterprise')).key;
     for (const { label, options } of harness.variants) harness.apps.push(await harness.open(label, options));

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
-import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { clearData, describeEach, makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
 import { fundingRecord, insertFunding, insertMa, maRecord } from '../fixtures.js';
 
 interface Result {
@@ -616,7 +616,7 @@ describeEach('POST /api/v1/{funding,m-a}/lookup', (backend) => {
   });
 });
 
-describeEach('v1 lookup and the rate limit', (backend) => {
+describeOnOneStore('v1 lookup and the rate limit', (backend) => {
   let ctx: TestContext;
 
   before(async () => {

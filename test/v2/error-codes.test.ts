@@ -8,7 +8,6 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { migrate } from '../../src/platform/db/migrate.js';
 import { DatabaseUnavailableError, type Database } from '../../src/platform/db/port.js';
 import { pruneChangeLog } from '../../src/changes/change-log-queries.js';
 import { V2_ERROR_CODES } from '../../src/catalog/schemas/v2-schemas.js';
@@ -39,8 +38,7 @@ describeEach('v2 error codes', (backend) => {
   let documented: ValidateFunction;
 
   before(async () => {
-    real = await backend.open();
-    await migrate(real);
+    real = await backend.openMigrated();
     const db: Database = {
       ...real,
       async query(sql, params) {

@@ -39,8 +39,7 @@ describeEach('webhook secrets at rest', (backend: Backend) => {
   }
 
   async function fresh(): Promise<void> {
-    db = await backend.open();
-    await migrate(db);
+    db = await backend.openMigrated();
   }
 
   afterEach(async () => {
