@@ -4,7 +4,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const ALL = ['run.ts', 'signals.ts', 'limits.ts', 'workers.ts', 'realistic.ts', 'ingest.ts', 'webhooks.ts', 'import-readers.ts'];
+const ALL = [
+  'run.ts',
+  'signals.ts',
+  'limits.ts',
+  'workers.ts',
+  'realistic.ts',
+  'ingest.ts',
+  'webhooks.ts',
+  'import-readers.ts',
+  'index-sharing.ts',
+];
 
 const argv = process.argv.slice(2);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
