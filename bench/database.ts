@@ -54,24 +54,7 @@ async function dataTableCounts(db: Database): Promise<Record<string, number>> {
   return counts;
 }
 
-/** Creates the database when missing, connecting to the maintenance database to do so. */
-export async function ensureDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  if (name === '') throw new Error('BENCH_DATABASE_URL must name a database');
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) {
-      console.log(`creating database ${name}`);
-      await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-    }
-  } finally {
-    await admin.end();
-  }
-}
+export { ensureDatabase } from './postgres-admin.js';
 
 export async function openBenchDatabase(databaseUrl: string): Promise<Database> {
   const db = await openPostgres({

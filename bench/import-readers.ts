@@ -21,7 +21,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { setV1RateLimit } from '../src/accounts/account-queries.js';
 import { adjustCredits } from '../src/accounts/credit-queries.js';
@@ -34,6 +33,7 @@ import { seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 import { countDatasetRows } from '../src/ingest/index.js';
 import { OTHER_PARTS_OPTIONS, PROJECT_DIR, wholeNumber } from './options.js';
 import { freePort, startService, stopService, waitUntilAnswering, type Service } from './processes.js';
+import { freshDatabase } from './postgres-admin.js';
 import { drawWorkloads, DEFAULT_SIZES, type WorkloadPath } from './realistic-paths.js';
 import { machineInfo } from './report.js';
 import { replaceSection } from './results-file.js';
@@ -112,14 +112,7 @@ async function freshPostgres(): Promise<Store> {
   const url = new URL(named || base!);
   if (!named) url.pathname = `/${decodeURIComponent(url.pathname.replace(/^\//, '')) || 'dealsignal'}_import_readers`;
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
+  await freshDatabase(url.toString(), 'BENCH_IMPORT_DATABASE_URL');
   return { env: { DATABASE_URL: url.toString() }, label: `PostgreSQL (database ${name})`, cleanup: async () => undefined };
 }
 

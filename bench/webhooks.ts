@@ -19,7 +19,6 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { adjustCredits } from '../src/accounts/credit-queries.js';
 import { migrate } from '../src/platform/db/migrate.js';
@@ -30,6 +29,7 @@ import { createApiKey } from '../src/accounts/api-keys.js';
 import { seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 import { countDatasetRows } from '../src/ingest/index.js';
 import { postgresVersion } from './database.js';
+import { freshDatabase } from './postgres-admin.js';
 import { memoryOf, freePort, stopService, type Service } from './processes.js';
 import { machineInfo, type MachineInfo } from './report.js';
 import { replaceSection } from './results-file.js';
@@ -115,21 +115,6 @@ function webhookSettings() {
 
 // ---------- setup ----------
 
-async function freshDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  if (name === '') throw new Error('BENCH_WEBHOOKS_DATABASE_URL must name a database');
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
-}
-
 interface Setup {
   db: Database;
   rowCounts: Record<string, number>;
@@ -138,7 +123,7 @@ interface Setup {
 
 async function prepareDatabase(databaseUrl: string): Promise<Setup> {
   console.log(`creating a fresh database (${new URL(databaseUrl).pathname.slice(1)}) with the demo data set...`);
-  await freshDatabase(databaseUrl);
+  await freshDatabase(databaseUrl, 'BENCH_WEBHOOKS_DATABASE_URL');
   const db = await openPostgres({ connectionString: databaseUrl, poolSize: 2 });
   try {
     await migrate(db);

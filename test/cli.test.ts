@@ -24,9 +24,9 @@ import { needsPostgres } from './helpers.js';
 import { ndjson } from './ingest/support.js';
 
 const BIN = new URL('../bin/dealsignal.js', import.meta.url).pathname;
-// The commands here live for a second or two: V8's baseline WASM compiler alone (no optimising tier
-// compiled in the background) runs the embedded store's start in 60 % of the CPU time. The commands
-// behave the same; only how the engine's code is compiled differs.
+// The commands and servers here live seconds: V8's baseline WASM compiler alone (no optimising tier
+// compiled in the background) runs the embedded store's start in 60 % of the CPU time. They behave
+// the same; only how the engine's code is compiled differs.
 const NODE_ARGS = ['--liftoff-only'];
 
 type Env = Record<string, string | undefined>;

@@ -5,7 +5,6 @@ import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import type { Build } from './builds.js';
 
 const run = promisify(execFile);
@@ -74,35 +73,8 @@ function serverEnv(setup: ServerSetup, sqlLog: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Drops and creates the database a server will use (PostgreSQL only). */
-export async function freshDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`database name ${name} is not a plain identifier`);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.href });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-}
-
-export async function dropDatabase(url: string): Promise<void> {
-  const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.href });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
+// Dropping and creating the database a server will use (PostgreSQL only): the benchmarks' own.
+export { dropDatabase, freshDatabase } from '../../bench/postgres-admin.js';
 
 const recorder = new URL('./sql-recorder.mjs', import.meta.url).href;
 
