@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,7 +7,10 @@ import { buildApp } from './app.js';
 import { openOperatorChannel, type OperatorChannel } from './cli/index.js';
 import type { Lifecycle } from './app-services.js';
 import { closeListenerAndDrain } from './platform/http/index.js';
-import { answerWorkerScrapes } from './platform/infra/index.js';
+import { gatherThreadScrapes } from './platform/infra/index.js';
+import { startServingThreads } from './serving-threads.js';
+import { SharedReadModel } from './read/index.js';
+import type { ReadModel } from './read/index.js';
 import { startInbox } from './ingest/index.js';
 import { startChangeLogPruning } from './changes/index.js';
 import { pruneFinishedDeliveries } from './webhooks/index.js';
@@ -42,7 +44,10 @@ async function ensureDemoKey(db: Database, config: Config): Promise<string> {
 }
 
 export interface ServeOptions {
-  /** Worker processes (node:cluster). Default: one per core on PostgreSQL, 1 on the embedded store. */
+  /**
+   * Serving threads (worker_threads sharing the port and one filter index). Default: one per core
+   * on PostgreSQL, 1 on the embedded store; 1 serves from the main thread.
+   */
   workers?: number;
 }
 
@@ -66,7 +71,7 @@ const IDLE_GRACE_MS = 1000;
 
 /**
  * Opens the store, migrates, seeds demo data when empty, then serves: in this process, or in
- * worker processes sharing the port. Closes cleanly on SIGTERM/SIGINT.
+ * serving threads sharing the port and one filter index. Closes cleanly on SIGTERM/SIGINT.
  */
 export async function serve(
   baseConfig: Config,
@@ -74,14 +79,9 @@ export async function serve(
   log: (line: string) => void = console.log,
 ): Promise<void> {
   // Before anything is created or seeded (a demo store takes a while), so a taken port costs nothing.
-  if (!cluster.isWorker) await checkPortFree(baseConfig.host, baseConfig.port);
+  await checkPortFree(baseConfig.host, baseConfig.port);
   // Workers only exist with DATABASE_URL, which requires SESSION_SECRET; the embedded store makes its own.
   const config = { ...baseConfig, sessionSecret: baseConfig.sessionSecret ?? embeddedSessionSecret(baseConfig) };
-  if (cluster.isWorker) {
-    const db = await openDatabase(config);
-    await listenAndServe(config, db);
-    return;
-  }
   const workers = options.workers ?? (config.databaseUrl ? availableParallelism() : 1);
   if (workers > 1 && !config.databaseUrl) {
     throw new Error('--workers > 1 needs DATABASE_URL: the embedded store belongs to a single process');
@@ -96,8 +96,12 @@ export async function serve(
       throw err;
     });
   } else {
-    await db.close();
-    await forkWorkers(workers);
+    // This thread builds the indexes and follows the change log; the serving threads read them.
+    const shared = await SharedReadModel.open(db, {
+      documentCacheBytes: config.documentCacheBytes,
+      onError: (err) => console.error(`filter index rebuild failed: ${(err as Error).message ?? String(err)}`),
+    });
+    await startServingThreads(config, workers, shared, { db, onMetricsPorts: gatherThreadScrapes });
   }
   printBanner(config, db.kind, demoKey, workers, log);
   for (const line of nextSteps) log(line);
@@ -188,28 +192,47 @@ function printBanner(
   log('');
 }
 
+/** How a serving thread of `serve --workers N` listens and stops (see serving-threads.ts). */
+export interface ServingThread {
+  /** The copy of the shared read model this thread answers from. */
+  readModel: ReadModel;
+  /** The listening socket the first thread opened; absent in the first thread, which opens it. */
+  listenFd?: number;
+  /** Called once listening, with the socket's descriptor (for the other threads). */
+  onListening(fd: number): void;
+  /** Signals reach the main thread only: it relays a shutdown here. */
+  onShutdown(listener: (signal: string) => void): void;
+  /** Called instead of exiting: a thread never closes the socket the others accept on. */
+  onStopped(code: number): void;
+  /** The first thread watches the inbox and prunes the logs. */
+  first: boolean;
+}
+
 /**
  * Builds the app on an open database and listens. On SIGTERM/SIGINT: readiness turns 503 and
  * answers carry Connection: close; after SHUTDOWN_DELAY_MS (time for load balancers to notice)
  * the listener closes, requests on open connections are still answered, then pools close and
- * the process exits 0 (or 1 past the deadline).
+ * the process exits 0 (or 1 past the deadline). In a serving thread the main thread relays the
+ * signal, and the listening socket, shared with the other threads, stays open until the process ends.
  */
-async function listenAndServe(config: Config, db: Database): Promise<void> {
+export async function listenAndServe(config: Config, db: Database, thread?: ServingThread): Promise<void> {
   const lifecycle: Lifecycle = { draining: false };
-  const app = await buildApp({ config, db, lifecycle });
+  const app = await buildApp({ config, db, lifecycle, ...(thread && { services: { readModel: thread.readModel } }) });
   app.server.maxConnections = config.maxConnections;
   let channel: OperatorChannel | undefined;
   let inbox: Awaited<ReturnType<typeof startInbox>> | undefined;
   let pruning: ReturnType<typeof startChangeLogPruning> | undefined;
+  const exit = (code: number) => (thread ? thread.onStopped(code) : process.exit(code));
 
   const shutdown = async (signal: string) => {
     if (lifecycle.draining) return;
     lifecycle.draining = true;
     app.log.info({ signal }, 'shutting down: readiness is 503, finishing in-flight requests');
-    setTimeout(() => {
+    const deadline = setTimeout(() => {
       app.log.error('graceful shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS).unref();
+      exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
     try {
       // A signal during start-up waits for it, so everything started is also stopped.
       await started;
@@ -217,98 +240,81 @@ async function listenAndServe(config: Config, db: Database): Promise<void> {
       const channelClosed = channel?.close();
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       // Every connection open by then is answered, never reset; only then does the app close.
-      await closeListenerAndDrain(app.server, { idleGraceMs: IDLE_GRACE_MS });
+      await closeListenerAndDrain(app.server, { idleGraceMs: IDLE_GRACE_MS, shared: thread !== undefined });
       await app.close();
       await channelClosed;
       await inbox?.stop();
       await pruning?.stop();
       await db.close();
-      process.exit(0);
+      clearTimeout(deadline);
+      exit(0);
     } catch (err) {
       app.log.error({ err }, 'error while shutting down');
-      process.exit(1);
+      exit(1);
     }
   };
   // Installed before listening: a signal that arrives while the server starts is a clean shutdown too.
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  if (thread) {
+    thread.onShutdown((signal) => void shutdown(signal));
+  } else {
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+  }
 
   const started = (async () => {
     try {
-      await app.listen({ port: config.port, host: config.host });
+      if (thread?.listenFd !== undefined) {
+        await app.ready();
+        const fd = thread.listenFd;
+        await new Promise<void>((resolve, reject) => {
+          app.server.once('error', reject);
+          app.server.listen({ fd }, () => {
+            app.server.off('error', reject);
+            resolve();
+          });
+        });
+      } else {
+        await app.listen({ port: config.port, host: config.host });
+      }
     } catch (err) {
       await app.close();
       // Taken since the check at start (while the store was being prepared)
       throw listenProblem(err, config.host, config.port);
     }
+    thread?.onListening(listeningDescriptor(app.server));
     // The embedded store opens in one process only: store commands run here while it serves.
-    if (db.kind === 'pglite' && !cluster.isWorker) {
+    if (db.kind === 'pglite' && !thread) {
       channel = await openOperatorChannel(config, db, { info: (m) => app.log.info(m) }).catch((err: unknown) => {
         // Serving matters more; the commands then say the store is in use.
         app.log.warn({ err }, 'store commands cannot reach this server (operator channel not open)');
         return undefined;
       });
     }
-    // One watcher per folder: with workers, only the first one watches the inbox.
-    const watchesInbox = config.inboxDir && (!cluster.isWorker || cluster.worker?.id === 1);
-    inbox = watchesInbox
-      ? await startInbox(db, config.inboxDir!, {
-          info: (m) => app.log.info(m),
-          warn: (m) => app.log.warn(m),
-          error: (m) => app.log.error(m),
-        })
-      : undefined;
-    // One pruner per process group is enough (several would only repeat each other's work).
-    pruning =
-      !cluster.isWorker || cluster.worker?.id === 1
-        ? startChangeLogPruning(
-            db,
-            config.changeLogRetentionDays,
-            { info: (m) => app.log.info(m), error: (m) => app.log.error(m) },
-            undefined,
-            (log) => pruneFinishedDeliveries(db, config.webhooks.deliveryRetentionDays, log),
-          )
+    // One watcher per folder, one pruner per server: with threads, the first one runs them.
+    const background = !thread || thread.first;
+    inbox =
+      background && config.inboxDir
+        ? await startInbox(db, config.inboxDir, {
+            info: (m) => app.log.info(m),
+            warn: (m) => app.log.warn(m),
+            error: (m) => app.log.error(m),
+          })
         : undefined;
+    pruning = background
+      ? startChangeLogPruning(
+          db,
+          config.changeLogRetentionDays,
+          { info: (m) => app.log.info(m), error: (m) => app.log.error(m) },
+          undefined,
+          (log) => pruneFinishedDeliveries(db, config.webhooks.deliveryRetentionDays, log),
+        )
+      : undefined;
   })();
   await started;
 }
 
-/**
- * glibc's malloc keeps freed blocks below its mmap threshold for reuse instead of returning them. A
- * worker building its filter index frees a few hundred MB of transient arrays, which would stay in
- * its RSS (687 MB against 518 MB on the large set, measured); from 128 KiB up, blocks are mapped
- * and given back when freed. Workers are started with it unless the operator set it; a process
- * serving alone (--workers 1) takes it from its environment (see docs/operations.md).
- */
-const WORKER_ENV = { MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
-
-/** Forks the workers, replaces any that die unexpectedly, and relays a shutdown signal to all. */
-async function forkWorkers(count: number): Promise<void> {
-  let stopping = false;
-  // A scrape of /metrics lands on one worker; the primary gathers every worker's figures for it.
-  answerWorkerScrapes();
-  const listening = Array.from({ length: count }, () => {
-    const worker = cluster.fork(WORKER_ENV);
-    return new Promise<void>((resolve, reject) => {
-      worker.once('listening', () => resolve());
-      worker.once('exit', (code) => reject(new Error(`a worker exited with code ${code} before listening`)));
-    });
-  });
-  await Promise.all(listening);
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    cluster.fork(WORKER_ENV);
-  });
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
-    cluster.on('exit', () => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-    });
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+/** The file descriptor of a listening server's socket (Node keeps it on the server's handle). */
+function listeningDescriptor(server: { address(): unknown }): number {
+  const handle = (server as unknown as { _handle?: { fd?: number } })._handle;
+  return handle?.fd ?? -1;
 }

@@ -88,7 +88,7 @@ export const COMMANDS: Record<string, CommandSpec | CommandGroup> = {
   serve: {
     usage: `dealsignal serve [--workers N]
   Starts the HTTP server (migrates; seeds demo data into an empty embedded store, which it creates if needed).
-  --workers N  worker processes (default: one per core on PostgreSQL, 1 embedded)`,
+  --workers N  serving threads sharing one index (default: one per core on PostgreSQL, 1 embedded)`,
     options: { workers: { type: 'string' } },
     positionals: [0, 0],
   },

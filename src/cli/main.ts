@@ -9,7 +9,7 @@ const USAGE = `Usage: dealsignal <command> [options]
 
 Commands:
   serve [--workers N]                     start the HTTP server (migrates; seeds demo data into an empty embedded store);
-                                          N worker processes (default: one per core on PostgreSQL, 1 embedded)
+                                          N serving threads (default: one per core on PostgreSQL, 1 embedded)
   migrate                                 apply pending database migrations
   seed --scale demo|large [--seed N] [--as-of YYYY-MM-DD]
                                           load the deterministic synthetic data set

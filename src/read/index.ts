@@ -1,4 +1,5 @@
 export { indexedDataset, indexRecord, type IndexedDataset } from './dataset-index-filter.js';
 export { v1ListRoutes, v2ListRoutes } from './list-routes.js';
 export { lookupRoutes } from './lookup-routes.js';
-export { ReadModel } from './read-model.js';
+export { ReadModel, type IndexMessage } from './read-model.js';
+export { SharedReadModel, readModelCopy } from './index-threads.js';

@@ -20,6 +20,8 @@ import {
   FilterIndex,
   type FilterIndexOptions,
   type IndexFilter,
+  type IndexState,
+  type MainSwap,
   type QueryResult,
   type SortOrder,
 } from './filter-index/index.js';
@@ -43,7 +45,28 @@ export interface ReadModelOptions {
   /** Memory for documents kept by id (default 32 MiB; 0 keeps none). */
   documentCacheBytes?: number;
   /** Passed to each dataset's FilterIndex (tests rebuild after a few changes to exercise it). */
-  index?: Omit<FilterIndexOptions, 'onRebuildError'>;
+  index?: Omit<FilterIndexOptions, 'onRebuildError' | 'share' | 'onSwap'>;
+  /**
+   * Other threads read copies of these indexes (ReadModel.copy): called, in order, with everything
+   * they must apply to stay the same. The indexes' arrays are then held in SharedArrayBuffers, so
+   * the copies share them rather than hold their own.
+   */
+  publish?: (message: IndexMessage) => void;
+}
+
+/**
+ * What a read model publishes to its copies in other threads, in order: its whole state (first, and
+ * again whenever it reloads from the tables), each batch of changes it applies, and each new main
+ * part an index swaps in.
+ */
+export type IndexMessage =
+  | { readonly type: 'state'; readonly position: ChangePosition; readonly datasets: Readonly<Record<string, IndexState>> }
+  | { readonly type: 'changes'; readonly changes: readonly Change[] }
+  | { readonly type: 'swap'; readonly dataset: string; readonly swap: MainSwap };
+
+/** Options of a copy: where it asks the model it copies to catch up (resolves once the changes it published are received). */
+export interface ReadModelCopyOptions extends Pick<ReadModelOptions, 'documentCacheBytes'> {
+  catchUp: () => Promise<void>;
 }
 
 interface Part {
@@ -98,11 +121,17 @@ export class ReadModel {
   /** The catch-up running now, and the one queued to start after it (see catchUp). */
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  private readonly publish: ((message: IndexMessage) => void) | undefined;
+  /** In a copy, how it catches up: by asking the model it copies. */
+  private readonly remoteCatchUp: (() => Promise<void>) | undefined;
 
   private constructor(
     private readonly db: Database,
     options: ReadModelOptions,
+    remoteCatchUp?: () => Promise<void>,
   ) {
+    this.publish = options.publish;
+    this.remoteCatchUp = remoteCatchUp;
     this.buildBatchRows = options.buildBatchRows ?? 20_000;
     this.changeBatch = options.changeBatch ?? 5_000;
     this.onError = options.onError ?? (() => undefined);
@@ -119,6 +148,51 @@ export class ReadModel {
     const model = new ReadModel(db, options);
     await model.load();
     return model;
+  }
+
+  /**
+   * A copy of a read model held by another thread, from its `state` message: it answers pages the
+   * same way, reading the shared arrays, and stays current by `receive`-ing what that model
+   * publishes and asking it to catch up (it never reads the change log itself).
+   */
+  static copy(db: Database, state: Extract<IndexMessage, { type: 'state' }>, options: ReadModelCopyOptions): ReadModel {
+    const model = new ReadModel(db, { documentCacheBytes: options.documentCacheBytes }, options.catchUp);
+    model.adoptState(state);
+    return model;
+  }
+
+  /** This model's whole state, for a copy (ReadModel.copy). */
+  state(): Extract<IndexMessage, { type: 'state' }> {
+    const datasets: Record<string, IndexState> = {};
+    for (const [name, { index }] of this.parts) datasets[name] = index.state();
+    return { type: 'state', position: this.follower.position, datasets };
+  }
+
+  /** In a copy: applies what the model it copies published, in order. */
+  receive(message: IndexMessage): void {
+    switch (message.type) {
+      case 'state':
+        this.adoptState(message);
+        break;
+      case 'changes':
+        if (message.changes.length > 0) this.apply(message.changes);
+        break;
+      case 'swap':
+        this.part(message.dataset).index.adopt(message.swap);
+        break;
+    }
+  }
+
+  private adoptState(state: Extract<IndexMessage, { type: 'state' }>): void {
+    const parts = new Map<string, Part>();
+    for (const dataset of DATASETS) {
+      const indexed = dataset.withTypes(indexedDataset);
+      const index = FilterIndex.fromState(indexed.columns, state.datasets[indexed.name]!, this.indexOptions);
+      parts.set(indexed.name, { dataset: indexed, index, version: ++versions });
+    }
+    this.parts = parts;
+    this.documents?.clear();
+    this.follower = new ChangeFollower(this.db, state.position, { batchSize: this.changeBatch, records: { values: true } });
   }
 
   /** Records and estimated bytes per dataset, and the log position: for metrics and the README's figures. */
@@ -238,6 +312,7 @@ export class ReadModel {
   }
 
   private async drain(): Promise<void> {
+    if (this.remoteCatchUp !== undefined) return this.remoteCatchUp();
     for (;;) {
       let changes: Change[];
       try {
@@ -278,15 +353,27 @@ export class ReadModel {
       }
     }
     this.follower.advance(changes.at(-1)!.position);
+    this.publish?.({ type: 'changes', changes });
   }
 
   /** Builds every dataset's index from one snapshot and follows the log from that snapshot's head. */
   private async load(): Promise<void> {
     const parts = new Map<string, Part>();
+    const { publish } = this;
+    // The copies hear of an index's swaps once it is in use (its first build reaches them in the state).
+    let published = false;
     const snapshot = await loadSnapshot(this.db, async (tx) => {
       for (const dataset of DATASETS) {
         const indexed = dataset.withTypes(indexedDataset);
-        const index = new FilterIndex(indexed.columns, this.indexOptions);
+        const index = new FilterIndex(indexed.columns, {
+          ...this.indexOptions,
+          ...(publish && {
+            share: true,
+            onSwap: (swap: MainSwap) => {
+              if (published) publish({ type: 'swap', dataset: indexed.name, swap });
+            },
+          }),
+        });
         await index.build(this.rows(tx, indexed));
         parts.set(indexed.name, { dataset: indexed, index, version: ++versions });
       }
@@ -294,6 +381,8 @@ export class ReadModel {
     this.parts = parts;
     this.documents?.clear();
     this.follower = new ChangeFollower(this.db, snapshot.head, { batchSize: this.changeBatch, records: { values: true } });
+    published = true;
+    publish?.(this.state());
   }
 
   private async *rows(tx: Queryable, dataset: IndexedDataset): AsyncGenerator<ReturnType<typeof indexRecord>[]> {

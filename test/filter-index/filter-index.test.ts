@@ -8,6 +8,7 @@ import {
   type FilterIndexOptions,
   type IndexFilter,
   type IndexRecord,
+  type MainSwap,
   type SortOrder,
   type Term,
 } from '../../src/read/filter-index/index.js';
@@ -233,29 +234,69 @@ function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, 
   );
 }
 
-/** Applies the operations to the index and the reference, comparing every query and the size. */
+/**
+ * What a copy in another thread is sent, in order (see ReadModel's IndexMessage), passed through
+ * structuredClone as postMessage passes it: SharedArrayBuffers shared, the rest copied.
+ */
+type CopyMessage = { op: 'upsert'; record: IndexRecord } | { op: 'remove'; id: number } | { op: 'swap'; swap: MainSwap };
+
+/**
+ * Applies the operations to the index and the reference, comparing every query and the size. With
+ * `copied`, the index shares its main parts and a copy made from its state after the first build
+ * takes the same changes and swaps, delivered a few at a time; each query is asked of the copy too
+ * once it has everything sent so far.
+ */
 async function replay(
   options: FilterIndexOptions,
   initial: IndexRecord[],
   batchSize: number,
   operations: Operation[],
 ): Promise<void> {
-  const index = new FilterIndex(COLUMNS, options);
+  return replayOn(options, initial, batchSize, operations, false);
+}
+
+async function replayOn(
+  options: FilterIndexOptions,
+  initial: IndexRecord[],
+  batchSize: number,
+  operations: Operation[],
+  copied: boolean,
+): Promise<void> {
+  const sent: CopyMessage[] = [];
+  const index = new FilterIndex(
+    COLUMNS,
+    copied ? { ...options, share: true, onSwap: (swap) => sent.push({ op: 'swap', swap }) } : options,
+  );
   const reference = new ReferenceIndex(COLUMNS);
   await index.build(batches(initial, batchSize));
   reference.build(initial);
+  sent.length = 0;
+  const copy = copied ? FilterIndex.fromState(COLUMNS, structuredClone(index.state()), options) : undefined;
+  const deliver = (count = sent.length) => {
+    for (const message of structuredClone(sent.splice(0, count))) {
+      if (message.op === 'upsert') copy!.upsert(message.record);
+      else if (message.op === 'remove') copy!.remove(message.id);
+      else copy!.adopt(message.swap);
+    }
+  };
   const background: Promise<void>[] = [];
   for (const operation of operations) {
     switch (operation.op) {
       case 'upsert':
         index.upsert(operation.record);
         reference.upsert(operation.record);
+        sent.push(operation);
         break;
       case 'remove':
         assert.equal(index.remove(operation.id), reference.remove(operation.id));
+        sent.push(operation);
         break;
       case 'query':
         check(index, reference, operation.query);
+        if (copy) {
+          deliver();
+          check(copy, reference, operation.query);
+        }
         break;
       case 'rebuild':
         await index.rebuild();
@@ -265,6 +306,7 @@ async function replay(
         break;
       case 'tick':
         await tick();
+        if (copy) deliver(Math.ceil(sent.length / 2));
         break;
       case 'build':
         await index.build(batches(operation.records, operation.batch));
@@ -276,6 +318,10 @@ async function replay(
   await Promise.all(background);
   while (index.busy) await tick();
   check(index, reference, { filter: { terms: [] }, offset: 0, limit: 1000 });
+  if (copy) {
+    deliver();
+    check(copy, reference, { filter: { terms: [] }, offset: 0, limit: 1000 });
+  }
 }
 
 describe('filter index', () => {
@@ -289,6 +335,19 @@ describe('filter index', () => {
         replay,
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('a copy made from its state and fed its changes and main parts answers like the reference', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        optionsArb,
+        fc.array(recordArb(id), { maxLength: 100, size: 'large' }),
+        fc.integer({ min: 1, max: 32 }),
+        fc.array(operationArb(recordArb(id)), { minLength: 10, maxLength: 60 }),
+        (options, initial, batchSize, operations) => replayOn(options, initial, batchSize, operations, true),
+      ),
+      { numRuns: 200 },
     );
   });
 

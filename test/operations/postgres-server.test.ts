@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 import { after, before, it } from 'node:test';
 import { openPostgres } from '../../src/platform/db/postgres.js';
-import { describeNeeding, needsPostgres } from '../helpers.js';
+import { ingest } from '../../src/ingest/importer.js';
+import { fundingRecord } from '../fixtures.js';
+import { describeNeeding, makeKey, needsPostgres } from '../helpers.js';
 
 const BIN = new URL('../../bin/dealsignal.js', import.meta.url).pathname;
 
@@ -55,10 +57,10 @@ async function serve(url: string, args: string[] = []): Promise<Served> {
   };
 }
 
-/** GET on a connection of its own (so the cluster hands each request to the next worker). */
-function request(port: number, path: string): Promise<{ status: number; body: string }> {
+/** GET on a connection of its own (so each request may land on either serving thread). */
+function request(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+    get({ host: '127.0.0.1', port, path, agent: false, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
@@ -121,6 +123,43 @@ describeNeeding('dealsignal serve on a PostgreSQL database of its own', 'postgre
       assert.equal(seen, sent, 'every worker in one scrape');
       assert.equal(await counted(), sent, 'and in the next, wherever it lands');
     } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  it('with two workers, one process serves from one index: a record ingested is in the next answer of each', async () => {
+    const server = await serve(url.href, ['--workers', '2']);
+    const db = await openPostgres({ connectionString: url.href, poolSize: 1 });
+    try {
+      const { key } = await makeKey(db, 'enterprise');
+      const headers = { 'x-lot-api-key': key };
+      const total = async () => {
+        const { status, body } = await request(server.port, '/api/v2/signals/funding?limit=1', {
+          authorization: `Bearer ${key}`,
+        });
+        assert.equal(status, 200, body);
+        return (JSON.parse(body) as { pagination: { totalCount: number } }).pagination.totalCount;
+      };
+      const before = await total();
+      const name = `Threaded ${randomBytes(3).toString('hex')}`;
+      const record = fundingRecord({ company_name: name });
+      record.company_info = { ...record.company_info!, hq_country: 'New Zealand' };
+      const report = await ingest(db, 'funding', [JSON.stringify(record)], { skipInvalid: false });
+      assert.equal(report.inserted, 1);
+      // Each request on a connection of its own: whichever thread accepts it has the record.
+      for (let i = 0; i < 12; i++) {
+        assert.equal(await total(), before + 1);
+        const { status, body } = await request(server.port, '/api/v1/funding?country=NZ', headers);
+        assert.equal(status, 200, body);
+        assert.ok(body.includes(name), body);
+      }
+      const metrics = (await request(server.port, '/metrics')).body;
+      // One process: its memory reported once; the index's records once, not once per thread.
+      assert.equal(metrics.match(/^dealsignal_process_resident_memory_bytes /gm)?.length, 1, metrics);
+      const indexed = Number(/^dealsignal_index_records\{dataset="funding"\} (\d+)/m.exec(metrics)?.[1]);
+      assert.equal(indexed, before + 1);
+    } finally {
+      await db.close();
       assert.equal(await server.stop(), 0);
     }
   });

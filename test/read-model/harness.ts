@@ -1,5 +1,5 @@
-// The agreement tests' machinery: two apps over one database (one read model folding its delta after
-// a few changes, one with the default options), a random history of writes straight to the
+// The agreement tests' machinery: two apps over one database (one answering from a copy of a shared
+// read model folding its delta after a few changes, one with the default options), a random history of writes straight to the
 // database, and every list request checked against the same filter in plain SQL.
 import assert from 'node:assert/strict';
 import { setImmediate } from 'node:timers/promises';
@@ -10,7 +10,9 @@ import type { Database } from '../../src/platform/db/port.js';
 import type { WhereClause } from './sql-conditions.js';
 import { ApiError } from '../../src/catalog/errors.js';
 import { ingest, type IngestReport } from '../../src/ingest/importer.js';
+import { MessageChannel } from 'node:worker_threads';
 import { ReadModel, type ReadModelOptions } from '../../src/read/read-model.js';
+import { readModelCopy, SharedReadModel } from '../../src/read/index-threads.js';
 import { makeKey, testConfig, type Backend } from '../helpers.js';
 import { collationKey } from '../../src/read/filter-index/index.js';
 import { AGREEMENT_NOW, type Draw, type Spec, type SpecOrder } from './specs.js';
@@ -31,7 +33,9 @@ export interface ServingApp {
 
 /**
  * One database and two apps answering from it: one with small batches and rebuilds after 5 changes
- * (main part, delta and background rebuilds all in play), one with the default options. A
+ * (main part, delta and background rebuilds all in play), served from a copy of the model that
+ * reads its shared arrays and gets its changes and main parts over a MessagePort, as a worker
+ * thread of `serve --workers N` does; one with the default options. A
  * "reopen" step replaces both by new ones, whose indexes are built from the tables as they are then.
  */
 export class Harness {
@@ -39,8 +43,8 @@ export class Harness {
   /** Errors of background index rebuilds: none may happen. */
   readonly rebuildErrors: unknown[] = [];
   key = '';
-  private readonly variants: { label: string; options: ReadModelOptions }[] = [
-    { label: 'rebuildAfter=5 changeBatch=7 buildBatchRows=16', options: SMALL },
+  private readonly variants: { label: string; options: ReadModelOptions; copy?: true }[] = [
+    { label: 'copy of a shared model, rebuildAfter=5 changeBatch=7 buildBatchRows=16', options: SMALL, copy: true },
     { label: 'default options', options: {} },
   ];
 
@@ -50,13 +54,24 @@ export class Harness {
     const db = await backend.openMigrated();
     const harness = new Harness(db);
     harness.key = (await makeKey(db, 'enterprise')).key;
-    for (const { label, options } of harness.variants) harness.apps.push(await harness.open(label, options));
+    for (const { label, options, copy } of harness.variants) harness.apps.push(await harness.open(label, options, copy));
     return harness;
   }
 
-  private async open(label: string, options: ReadModelOptions): Promise<ServingApp> {
-    const readModel = await ReadModel.open(this.db, { ...options, onError: (error) => this.rebuildErrors.push(error) });
+  private async open(label: string, options: ReadModelOptions, copy?: true): Promise<ServingApp> {
+    const modelOptions = { ...options, onError: (error: unknown) => this.rebuildErrors.push(error) };
+    let readModel: ReadModel;
+    let channel: MessageChannel | undefined;
+    if (copy) {
+      const shared = await SharedReadModel.open(this.db, modelOptions);
+      channel = new MessageChannel();
+      shared.connect(channel.port1);
+      readModel = await readModelCopy(this.db, channel.port2);
+    } else {
+      readModel = await ReadModel.open(this.db, modelOptions);
+    }
     const app = await buildApp({ config: testConfig(), db: this.db, services: { readModel }, now: () => AGREEMENT_NOW });
+    if (channel) app.addHook('onClose', async () => channel.port1.close());
     await app.ready();
     return { label, app };
   }
@@ -64,7 +79,7 @@ export class Harness {
   /** Replaces both apps by new ones, whose indexes are built from the tables as they are now. */
   async reopen(): Promise<void> {
     const old = this.apps.splice(0);
-    for (const { label, options } of this.variants) this.apps.push(await this.open(`${label} (reopened)`, options));
+    for (const { label, options, copy } of this.variants) this.apps.push(await this.open(`${label} (reopened)`, options, copy));
     for (const { app } of old) await app.close();
   }
 

@@ -7,6 +7,12 @@ export interface DrainOptions {
    * that connected just before the close sends its request within this time and is answered.
    */
   idleGraceMs: number;
+  /**
+   * The listening socket is shared with other threads (serve --workers N): it is left open for
+   * them and closes with the process. This thread only stops serving on it once drained; until
+   * then a connection it accepts is answered like any other (with Connection: close).
+   */
+  shared?: boolean;
 }
 
 /**
@@ -24,6 +30,9 @@ export async function closeListenerAndDrain(server: Server, options: DrainOption
   // Close from the check phase, right after the poll phase has accepted every connection already
   // queued: a connection the kernel completed but we never accepted would be reset by the close.
   await new Promise((resolve) => setImmediate(resolve));
+  // A shared socket's handle is let go of rather than closed: closing it would close the
+  // descriptor the other threads accept on. close() then only waits for the connections.
+  if (options.shared) (server as unknown as { _handle: unknown })._handle = null;
   NetServer.prototype.close.call(server);
   const closedAt = performance.now();
   const reaper = setInterval(() => {

@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import type { MessagePort } from 'node:worker_threads';
 import client from 'prom-client';
 import type { Database } from '../db/index.js';
 
@@ -57,12 +57,9 @@ export class Metrics {
   });
 
   constructor(db: Database) {
-    client.collectDefaultMetrics({ register: this.registry, prefix: 'dealsignal_' });
-    if (cluster.isWorker) {
-      // The primary's aggregation (answerWorkerScrapes) reads this registry in every worker.
-      client.AggregatorRegistry.setRegistries([this.registry]);
-      new client.AggregatorRegistry(); // installs this worker's answer to the primary's requests
-    }
+    // In a serving thread the process's own figures (memory, CPU, handles) come from the main thread once.
+    if (threadRelay === undefined) client.collectDefaultMetrics({ register: this.registry, prefix: 'dealsignal_' });
+    else threadRegistries.push(this.registry);
     const stats = db.poolStats?.bind(db);
     if (stats) {
       new client.Gauge({
@@ -86,6 +83,8 @@ export class Metrics {
       name: 'dealsignal_index_records',
       help: 'Records in the in-memory filter index, per dataset',
       labelNames: ['dataset'] as const,
+      // Serving threads read one index: each reports the same figure.
+      aggregator: 'first',
       registers: [this.registry],
       collect() {
         for (const [dataset, figures] of Object.entries(stats().datasets)) this.set({ dataset }, figures.records);
@@ -95,6 +94,7 @@ export class Metrics {
       name: 'dealsignal_index_bytes',
       help: 'Estimated memory of the in-memory filter index, per dataset',
       labelNames: ['dataset'] as const,
+      aggregator: 'first',
       registers: [this.registry],
       collect() {
         for (const [dataset, figures] of Object.entries(stats().datasets)) this.set({ dataset }, figures.bytes);
@@ -103,6 +103,8 @@ export class Metrics {
     new client.Gauge({
       name: 'dealsignal_index_change_seq',
       help: 'Commit sequence number of the newest change log transaction the filter index has applied',
+      // The thread furthest behind.
+      aggregator: 'min',
       registers: [this.registry],
       collect() {
         this.set(stats().position.seq);
@@ -111,61 +113,98 @@ export class Metrics {
   }
 }
 
-const SCRAPE_REQUEST = 'dealsignal:scrape-request';
-const SCRAPE_ANSWER = 'dealsignal:scrape-answer';
-/** prom-client gives up on a worker after 5 s; the asking worker waits a little longer for the primary's answer. */
+/** prom-client's aggregation of a worker's figures; the asking thread waits a little longer than the gathering. */
+const GATHER_WAIT_MS = 5000;
 const SCRAPE_WAIT_MS = 6000;
 
-interface ScrapeAnswer {
-  type: typeof SCRAPE_ANSWER;
-  id: number;
-  text?: string;
-  error?: string;
-}
+type ThreadScrapeMessage =
+  | { type: 'scrape'; id: number }
+  | { type: 'scraped'; id: number; text?: string; error?: string }
+  | { type: 'collect'; id: number }
+  | { type: 'collected'; id: number; metrics: client.MetricObjectWithValues<client.MetricValue<string>>[] };
 
+/** In a serving thread: the port to the main thread, which gathers every thread's figures for a scrape. */
+let threadRelay: MessagePort | undefined;
+/** In a serving thread: the registries its apps made (one in production). */
+const threadRegistries: client.Registry[] = [];
 let scrapes = 0;
 
 /**
- * The exposition text of the whole server. Alone, a process's own registry. In a worker, whichever
- * worker the scrape lands on asks the primary, which gathers every worker's registry and sums them
- * (prom-client's cluster aggregation): one scrape covers the server, with the series a single
- * process has, rather than one worker's share chosen by the load balancer.
+ * Makes this serving thread's scrapes cover the whole server: a scrape asks the main thread
+ * (gatherThreadScrapes at the other end of `port`), which sums every thread's registry with its
+ * own process figures. Called before the app's Metrics are made.
+ */
+export function relayScrapesTo(port: MessagePort): void {
+  threadRelay = port;
+  port.on('message', (message: ThreadScrapeMessage) => {
+    if (message.type !== 'collect') return;
+    Promise.all(threadRegistries.map((registry) => registry.getMetricsAsJSON())).then(
+      (lists) => port.postMessage({ type: 'collected', id: message.id, metrics: lists.flat() } satisfies ThreadScrapeMessage),
+      () => port.postMessage({ type: 'collected', id: message.id, metrics: [] } satisfies ThreadScrapeMessage),
+    );
+  });
+}
+
+/**
+ * The exposition text of the whole server. Alone, a process's own registry. In a serving thread,
+ * whichever thread the scrape lands on asks the main thread, which gathers every thread's registry
+ * and sums them (prom-client's aggregation): one scrape covers the server, with the series a
+ * single process has, rather than one thread's share.
  */
 export async function scrape(metrics: Metrics): Promise<{ contentType: string; text: string }> {
   const contentType = metrics.registry.contentType;
-  if (!cluster.isWorker || !process.send) return { contentType, text: await metrics.registry.metrics() };
+  const relay = threadRelay;
+  if (relay === undefined) return { contentType, text: await metrics.registry.metrics() };
   const id = ++scrapes;
   const text = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => settle(new Error('the primary did not answer in time')), SCRAPE_WAIT_MS);
-    const listen = (message: unknown) => {
-      const answer = message as Partial<ScrapeAnswer> | null;
-      if (answer?.type !== SCRAPE_ANSWER || answer.id !== id) return;
-      settle(answer.error === undefined ? undefined : new Error(answer.error), answer.text);
+    const timer = setTimeout(() => settle(new Error('the main thread did not answer in time')), SCRAPE_WAIT_MS);
+    const listen = (message: ThreadScrapeMessage) => {
+      if (message.type !== 'scraped' || message.id !== id) return;
+      settle(message.error === undefined ? undefined : new Error(message.error), message.text);
     };
     const settle = (err: Error | undefined, value?: string) => {
       clearTimeout(timer);
-      process.off('message', listen);
+      relay.off('message', listen);
       if (err) reject(err);
       else resolve(value ?? '');
     };
-    process.on('message', listen);
-    process.send!({ type: SCRAPE_REQUEST, id });
+    relay.on('message', listen);
+    relay.postMessage({ type: 'scrape', id } satisfies ThreadScrapeMessage);
   });
   return { contentType, text };
 }
 
-/** In the primary: answers a worker's scrape with every worker's metrics, aggregated. */
-export function answerWorkerScrapes(): void {
-  const aggregator = new client.AggregatorRegistry();
-  cluster.on('message', (worker, message: { type?: unknown; id?: unknown } | null) => {
-    if (message?.type !== SCRAPE_REQUEST || typeof message.id !== 'number') return;
-    const id = message.id;
-    const reply = (answer: Omit<ScrapeAnswer, 'type' | 'id'>) => {
-      if (worker.isConnected()) worker.send({ type: SCRAPE_ANSWER, id, ...answer });
-    };
-    aggregator.clusterMetrics().then(
-      (text) => reply({ text }),
-      (err: unknown) => reply({ error: err instanceof Error ? err.message : String(err) }),
-    );
-  });
+/** In the main thread: answers a thread's scrape with every thread's metrics and the process's, aggregated. */
+export function gatherThreadScrapes(ports: readonly MessagePort[]): void {
+  const processRegistry = new client.Registry();
+  client.collectDefaultMetrics({ register: processRegistry, prefix: 'dealsignal_' });
+  let collections = 0;
+  const collect = (port: MessagePort) =>
+    new Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]>((resolve) => {
+      const id = ++collections;
+      const timer = setTimeout(() => settle([]), GATHER_WAIT_MS);
+      const listen = (message: ThreadScrapeMessage) => {
+        if (message.type === 'collected' && message.id === id) settle(message.metrics);
+      };
+      const settle = (metrics: client.MetricObjectWithValues<client.MetricValue<string>>[]) => {
+        clearTimeout(timer);
+        port.off('message', listen);
+        resolve(metrics);
+      };
+      port.on('message', listen);
+      port.postMessage({ type: 'collect', id } satisfies ThreadScrapeMessage);
+    });
+  for (const port of ports) {
+    port.on('message', (message: ThreadScrapeMessage) => {
+      if (message.type !== 'scrape') return;
+      const reply = (answer: { text?: string; error?: string }) =>
+        port.postMessage({ type: 'scraped', id: message.id, ...answer } satisfies ThreadScrapeMessage);
+      Promise.all([processRegistry.getMetricsAsJSON(), ...ports.map(collect)])
+        .then((lists) => client.AggregatorRegistry.aggregate(lists).metrics())
+        .then(
+          (text) => reply({ text }),
+          (err: unknown) => reply({ error: err instanceof Error ? err.message : String(err) }),
+        );
+    });
+  }
 }

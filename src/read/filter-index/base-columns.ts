@@ -3,7 +3,7 @@
 // built except for its tombstones (records updated or removed since), and it answers a filter
 // with an exact total and random access to its matches in order (rank, select, next).
 import { hasBit, lowerBound, lowestBit, popcount, rangeMask, selectBit, setBit, wordCount } from './bits.js';
-import { PackedKeys } from './packed-keys.js';
+import { PackedKeys, type PackedKeysImage } from './packed-keys.js';
 import { comesBefore, type Condition, type Schema } from './records.js';
 
 export type Codes = Uint8Array | Uint16Array | Int32Array;
@@ -57,7 +57,7 @@ export interface KeyIndex {
 
 /** Distinct words in sorted order; word i's records are postings[offsets[i] .. offsets[i + 1]), ascending. */
 export interface WordsIndex {
-  readonly words: readonly string[];
+  readonly words: PackedKeys;
   readonly offsets: Int32Array;
   readonly postings: Int32Array;
 }
@@ -85,6 +85,33 @@ export interface MainParts {
   readonly keys: readonly KeyIndex[];
   readonly words: readonly WordsIndex[];
   readonly texts: readonly TextIndex[];
+}
+
+/** A main part as posted to another thread: plain data (see MainPart.image). */
+export interface MainPartImage extends Omit<MainParts, 'texts' | 'words'> {
+  readonly words: readonly (Omit<WordsIndex, 'words'> & { readonly words: PackedKeysImage })[];
+  readonly texts: readonly (Omit<TextIndex, 'keys'> & { readonly keys: PackedKeysImage })[];
+}
+
+/**
+ * The same structure with every typed array copied into a SharedArrayBuffer (those already shared
+ * are kept); Maps, strings and numbers as they are.
+ */
+function shareArrays(value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) {
+    const array = value as unknown as Uint8Array;
+    if (array.buffer instanceof SharedArrayBuffer) return array;
+    const Kind = array.constructor as new (buffer: SharedArrayBuffer) => Uint8Array;
+    const copy = new Kind(new SharedArrayBuffer(array.byteLength));
+    copy.set(array);
+    return copy;
+  }
+  if (value instanceof PackedKeys) return value.shared();
+  if (Array.isArray(value)) return value.map(shareArrays);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, shareArrays(member)]));
+  }
+  return value;
 }
 
 /** A condition bound to this part's structures. */
@@ -185,9 +212,45 @@ export class MainPart {
       multis: repeat(schema.counts.multi, () => ({ values: [], lookup: new Map(), bitsets: [] })),
       numbers: repeat(schema.counts.number, () => ({ values: none, thresholds: none, planes: [], order: null })),
       keys: repeat(schema.counts.key, () => ({ hashes: none, positions })),
-      words: repeat(schema.counts.words, () => ({ words: [], offsets: new Int32Array(1), postings: positions })),
+      words: repeat(schema.counts.words, () => ({ words: PackedKeys.EMPTY, offsets: new Int32Array(1), postings: positions })),
       texts: repeat(schema.counts.text, () => ({ keys: PackedKeys.EMPTY, ranks: positions, order: { positions, valued: 0 } })),
     });
+  }
+
+  /**
+   * A copy whose typed arrays live in SharedArrayBuffers, so other threads read them without a copy
+   * of their own (see image); its tombstones and scratch space stay its own.
+   */
+  shared(): MainPart {
+    const parts = shareArrays({ ...this.parts(), removed: undefined }) as MainParts;
+    return new MainPart({ ...parts, removed: this.removed, removedCount: this.removedCount });
+  }
+
+  /**
+   * What another thread needs to read this part (MainPart.fromImage): the arrays (not copied when
+   * posted if this part is `shared`), the dictionaries, and a copy of the tombstones as of now.
+   */
+  image(): MainPartImage {
+    const parts = this.parts();
+    return {
+      ...parts,
+      removed: this.removed.slice(),
+      words: parts.words.map((words) => ({ ...words, words: words.words.image() })),
+      texts: parts.texts.map((text) => ({ ...text, keys: text.keys.image() })),
+    };
+  }
+
+  static fromImage(image: MainPartImage): MainPart {
+    return new MainPart({
+      ...image,
+      words: image.words.map((words) => ({ ...words, words: PackedKeys.fromImage(words.words) })),
+      texts: image.texts.map((text) => ({ ...text, keys: PackedKeys.fromImage(text.keys) })),
+    });
+  }
+
+  private parts(): MainParts {
+    const { ids, sortAt, byId, removed, removedCount, enums, multis, numbers, keys, words, texts } = this;
+    return { ids, sortAt, byId, removed, removedCount, enums, multis, numbers, keys, words, texts };
   }
 
   /** Records in force (loaded and not removed since). */
@@ -326,7 +389,7 @@ export class MainPart {
         }
         case 'words': {
           const index = this.words[condition.slot]!;
-          const [first, last] = prefixRange(index.words, condition.prefix);
+          const [first, last] = index.words.prefixRange(condition.prefix);
           if (last === first) return null;
           const count = index.offsets[last]! - index.offsets[first]!;
           terms.push({ kind: 'lists', data: index.postings, offsets: index.offsets, first, last, count });
@@ -589,7 +652,7 @@ export class MainPart {
         }
         case 'words': {
           const index = this.words[slot]!;
-          out[column.name] = bytes([index.offsets, index.postings]) + strings(index.words);
+          out[column.name] = bytes([index.offsets, index.postings]) + index.words.bytes();
           break;
         }
         case 'text': {
@@ -731,24 +794,4 @@ function orLists(bits: Uint32Array, term: ListsTerm, lo: number, hi: number): vo
       bits[position >>> 5]! |= 1 << (position & 31);
     }
   }
-}
-
-/** The words starting with the prefix: a range [first, last) of the sorted list. */
-export function prefixRange(words: readonly string[], prefix: string): [number, number] {
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (words[mid]! < prefix) lo = mid + 1;
-    else hi = mid;
-  }
-  const first = lo;
-  // Words starting with the prefix are contiguous from `first`: any word above them without it is larger.
-  hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (words[mid]!.startsWith(prefix)) lo = mid + 1;
-    else hi = mid;
-  }
-  return [first, lo];
 }

@@ -78,26 +78,20 @@ class StagingKeys {
 
 class StagingWords {
   /** The previous main part's sorted words (codes 0…), then words seen since (codes base.length…). */
-  readonly base: readonly string[];
+  readonly base: PackedKeys;
   readonly extra = new Map<string, number>();
   readonly extraWords: string[] = [];
   readonly rows = new Int32Column();
   readonly codes = new Int32Column();
 
   constructor(base?: WordsIndex) {
-    this.base = base?.words ?? [];
+    this.base = base?.words ?? PackedKeys.EMPTY;
   }
 
   add(row: number, word: string): void {
     const { base } = this;
-    let lo = 0;
-    let hi = base.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (base[mid]! < word) lo = mid + 1;
-      else hi = mid;
-    }
-    let code = lo < base.length && base[lo] === word ? lo : this.extra.get(word);
+    const found = base.indexOf(word);
+    let code = found >= 0 ? found : this.extra.get(word);
     if (code === undefined) {
       code = base.length + this.extraWords.length;
       this.extraWords.push(word);
@@ -127,8 +121,8 @@ class StagingText {
       return;
     }
     const { base } = this;
-    const lo = base.lowerBound(key);
-    let code = lo < base.length && base.at(lo) === key ? lo : this.extra.get(key);
+    const found = base.indexOf(key);
+    let code = found >= 0 ? found : this.extra.get(key);
     if (code === undefined) {
       code = base.length + this.extraKeys.length;
       this.extraKeys.push(key);
@@ -616,7 +610,7 @@ async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Sli
   const n = rank.length;
   const rows = column.rows.view();
   const wordCodes = column.codes.view();
-  const all = column.base.concat(column.extraWords);
+  const all = column.base.toArray().concat(column.extraWords);
   const counts = new Int32Array(all.length);
   await chunked(wordCodes.length, slicer, (from, to) => {
     for (let k = from; k < to; k++) counts[wordCodes[k]!]!++;
@@ -657,7 +651,7 @@ async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Sli
       postings[fill[renumber[wordCodes[k]!]!]!++] = rank[rows[k]!]!;
     }
   });
-  return { words, offsets, postings };
+  return { words: PackedKeys.pack(words), offsets, postings };
 }
 
 /**

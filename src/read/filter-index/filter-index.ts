@@ -8,7 +8,7 @@
 // keep using the current parts. Changes made while a build or rebuild runs are noted by id and
 // re-applied when the new main part is swapped in, so none is lost.
 import { finalize, Staging, stageRebuild } from './build.js';
-import { MainPart } from './base-columns.js';
+import { MainPart, type MainPartImage } from './base-columns.js';
 import { orderedPage } from './order.js';
 import {
   comesBefore,
@@ -22,6 +22,21 @@ import {
   type Schema,
 } from './records.js';
 import type { ColumnSpec, FilterIndexOptions, IndexFilter, IndexRecord, QueryResult, SortOrder } from './types.js';
+
+/**
+ * A new main part put in use (see FilterIndex.swap), as posted to the threads that read a copy of
+ * the index: the part (its tombstones included) and the ids whose delta records it keeps.
+ */
+export interface MainSwap {
+  readonly image: MainPartImage;
+  readonly changed: readonly number[];
+}
+
+/** Everything an index holds, for another thread to start a copy from (FilterIndex.fromState). */
+export interface IndexState {
+  readonly image: MainPartImage;
+  readonly delta: readonly PreparedRecord[];
+}
 import { Slicer } from './time-slicer.js';
 
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
@@ -34,6 +49,8 @@ export class FilterIndex {
   private readonly onRebuildError: ((error: unknown) => void) | undefined;
   private readonly sliceMs: number;
   private readonly selectiveShare: number;
+  private readonly share: boolean;
+  private readonly onSwap: ((swap: MainSwap) => void) | undefined;
   private main: MainPart;
   /** Records upserted since the main part was built, in (sortAt DESC, id DESC) order. */
   private delta: PreparedRecord[] = [];
@@ -51,10 +68,40 @@ export class FilterIndex {
     this.onRebuildError = options.onRebuildError;
     this.sliceMs = options.sliceMs ?? 4;
     this.selectiveShare = options.selectiveShare ?? 1 / 32;
+    this.share = options.share ?? false;
+    this.onSwap = options.onSwap;
     if (!(this.rebuildAfter >= 1)) throw new RangeError(`rebuildAfter ${this.rebuildAfter} is below 1`);
     if (!(this.sliceMs >= 0)) throw new RangeError(`sliceMs ${this.sliceMs} is below 0`);
     if (!(this.selectiveShare >= 0)) throw new RangeError(`selectiveShare ${this.selectiveShare} is below 0`);
     this.main = MainPart.empty(this.schema);
+  }
+
+  /**
+   * A copy of an index another thread holds: it starts from that index's state, then takes the same
+   * upserts and removals and every main part that index swaps in (adopt); it never rebuilds itself.
+   */
+  static fromState(
+    columns: readonly ColumnSpec[],
+    state: IndexState,
+    options: Pick<FilterIndexOptions, 'selectiveShare'> = {},
+  ): FilterIndex {
+    const index = new FilterIndex(columns, { ...options, autoRebuild: false });
+    index.main = MainPart.fromImage(state.image);
+    index.delta = [...state.delta];
+    for (const record of index.delta) index.deltaById.set(record.id, record);
+    return index;
+  }
+
+  /** This index's state, for a copy in another thread (fromState). */
+  state(): IndexState {
+    return { image: this.main.image(), delta: this.delta.slice() };
+  }
+
+  /** Puts in use a main part the index this one copies has swapped in (its `onSwap`). */
+  adopt(swap: MainSwap): void {
+    const changed = new Set(swap.changed);
+    this.main = MainPart.fromImage(swap.image);
+    this.keepDelta(changed);
   }
 
   /** Records in the index. */
@@ -212,7 +259,12 @@ export class FilterIndex {
         if (slicer.due(8)) await slicer.pause();
       }
     }
-    this.swap(await finalize(this.schema, staging, slicer));
+    this.swap(this.shareable(await finalize(this.schema, staging, slicer)));
+  }
+
+  /** The part as this index keeps it: with its arrays in SharedArrayBuffers when it is read by other threads. */
+  private shareable(main: MainPart): MainPart {
+    return this.share ? main.shared() : main;
   }
 
   private async merge(): Promise<void> {
@@ -221,7 +273,7 @@ export class FilterIndex {
     const base = this.main;
     const staged = await stageRebuild(this.schema, base, base.removed.slice(), this.delta.slice(), slicer);
     const { staging, idOrder, newRow, changeRows } = staged;
-    this.swap(await finalize(this.schema, staging, slicer, idOrder, { base, newRow, changeRows }));
+    this.swap(this.shareable(await finalize(this.schema, staging, slicer, idOrder, { base, newRow, changeRows })));
   }
 
   /**
@@ -232,14 +284,20 @@ export class FilterIndex {
     const changed = this.changedDuring ?? new Set<number>();
     this.changedDuring = null;
     this.main = main;
-    this.delta = this.delta.filter((record) => changed.has(record.id));
-    this.hits.length = 0;
-    this.deltaById.clear();
-    for (const record of this.delta) this.deltaById.set(record.id, record);
+    this.keepDelta(changed);
     for (const id of changed) {
       const position = main.find(id);
       if (position >= 0) main.remove(position);
     }
+    this.onSwap?.({ image: main.image(), changed: [...changed] });
+  }
+
+  /** Keeps the delta records of these ids only (the others are in the main part just swapped in). */
+  private keepDelta(changed: ReadonlySet<number>): void {
+    this.delta = this.delta.filter((record) => changed.has(record.id));
+    this.hits.length = 0;
+    this.deltaById.clear();
+    for (const record of this.delta) this.deltaById.set(record.id, record);
   }
 
   /** Takes the record with this id out of both parts; false when it was in neither. */

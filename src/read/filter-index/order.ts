@@ -22,7 +22,7 @@ const WALK_STEPS_PER_MATCH = 4;
 /** A main part's key for a text value not among its keys: between its neighbours, so it compares by number. */
 function textRank(keys: PackedKeys, key: string): number {
   const at = keys.lowerBound(key);
-  return at < keys.length && keys.at(at) === key ? at : at - 0.5;
+  return at < keys.length && keys.compare(at, key) === 0 ? at : at - 0.5;
 }
 
 /**

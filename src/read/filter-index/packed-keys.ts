@@ -1,18 +1,23 @@
-// A sorted list of distinct strings packed into one string and its offsets: a text column's
-// collation keys. An array of millions of short strings costs a header and a pointer each (about
-// 40 bytes for a 15-character name); packed, a name costs its characters (one byte each unless a
-// key holds a character above U+00FF) and a 4-byte offset. Keys are read one at a time (a binary
-// search for a changed record, a merge on rebuild), as slices.
+// A sorted list of distinct strings packed into one array of UTF-16 code units and its offsets: a
+// text column's collation keys, a words column's words. An array of millions of short strings costs
+// a header and a pointer each (about 40 bytes for a 15-character name); packed, a name costs its
+// characters (one byte each unless a key holds a character above U+00FF) and a 4-byte offset, and
+// both arrays can live in SharedArrayBuffers, read by every serving thread without a copy. Keys
+// are compared in place (binary searches) and read one at a time as strings only when needed.
+
+/** PackedKeys as plain data, for postMessage. */
+export interface PackedKeysImage {
+  readonly chars: Uint8Array | Uint16Array;
+  readonly offsets: Int32Array;
+}
 
 export class PackedKeys {
-  static readonly EMPTY = new PackedKeys('', Int32Array.of(0), false);
+  static readonly EMPTY = new PackedKeys(new Uint8Array(0), Int32Array.of(0));
 
   private constructor(
-    private readonly text: string,
-    /** Key i is text[offsets[i], offsets[i + 1]). */
+    /** Key i is chars[offsets[i], offsets[i + 1]) (one byte a character when every one is below U+0100). */
+    private readonly chars: Uint8Array | Uint16Array,
     private readonly offsets: Int32Array,
-    /** Some key holds a character above U+00FF: the string takes two bytes a character. */
-    private readonly wide: boolean,
   ) {}
 
   /** Keys already sorted and distinct. */
@@ -24,7 +29,28 @@ export class PackedKeys {
       offsets[i + 1] = offsets[i]! + key.length;
       for (let c = 0; c < key.length && !wide; c++) wide = key.charCodeAt(c) > 0xff;
     }
-    return new PackedKeys(keys.join(''), offsets, wide);
+    const chars = wide ? new Uint16Array(offsets[keys.length]!) : new Uint8Array(offsets[keys.length]!);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const start = offsets[i]!;
+      for (let c = 0; c < key.length; c++) chars[start + c] = key.charCodeAt(c);
+    }
+    return new PackedKeys(chars, offsets);
+  }
+
+  /** The same keys with both arrays in SharedArrayBuffers. */
+  shared(): PackedKeys {
+    if (this.offsets.buffer instanceof SharedArrayBuffer) return this;
+    return new PackedKeys(toShared(this.chars), toShared(this.offsets));
+  }
+
+  /** As posted to another thread (not copied if `shared`). */
+  image(): PackedKeysImage {
+    return { chars: this.chars, offsets: this.offsets };
+  }
+
+  static fromImage(image: PackedKeysImage): PackedKeys {
+    return new PackedKeys(image.chars, image.offsets);
   }
 
   get length(): number {
@@ -32,7 +58,42 @@ export class PackedKeys {
   }
 
   at(i: number): string {
-    return this.text.slice(this.offsets[i]!, this.offsets[i + 1]!);
+    const { chars, offsets } = this;
+    const start = offsets[i]!;
+    const end = offsets[i + 1]!;
+    let text = '';
+    // In runs: String.fromCharCode takes its arguments on the stack.
+    for (let from = start; from < end; from += 4096) {
+      text += String.fromCharCode.apply(null, chars.subarray(from, Math.min(end, from + 4096)) as unknown as number[]);
+    }
+    return text;
+  }
+
+  /** Every key, as strings (a rebuild merges them with new ones). */
+  toArray(): string[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  }
+
+  /** Key i compared with `key` as strings compare: negative, zero or positive. */
+  compare(i: number, key: string): number {
+    const { chars, offsets } = this;
+    const start = offsets[i]!;
+    const length = offsets[i + 1]! - start;
+    const common = Math.min(length, key.length);
+    for (let c = 0; c < common; c++) {
+      const difference = chars[start + c]! - key.charCodeAt(c);
+      if (difference !== 0) return difference;
+    }
+    return length - key.length;
+  }
+
+  /** Key i starts with `prefix`. */
+  startsWith(i: number, prefix: string): boolean {
+    const { chars, offsets } = this;
+    const start = offsets[i]!;
+    if (offsets[i + 1]! - start < prefix.length) return false;
+    for (let c = 0; c < prefix.length; c++) if (chars[start + c] !== prefix.charCodeAt(c)) return false;
+    return true;
   }
 
   /** The index of the first key not below `key` (length when none). */
@@ -41,14 +102,40 @@ export class PackedKeys {
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.at(mid) < key) lo = mid + 1;
+      if (this.compare(mid, key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
+  /** The index of `key`, or -1. */
+  indexOf(key: string): number {
+    const i = this.lowerBound(key);
+    return i < this.length && this.compare(i, key) === 0 ? i : -1;
+  }
+
+  /** The keys starting with the prefix: a range [first, last) (they are contiguous in sorted order). */
+  prefixRange(prefix: string): [number, number] {
+    const first = this.lowerBound(prefix);
+    let lo = first;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.startsWith(mid, prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return [first, lo];
+  }
+
   /** Estimated memory held, in bytes. */
   bytes(): number {
-    return this.offsets.byteLength + 16 + this.text.length * (this.wide ? 2 : 1);
+    return this.offsets.byteLength + this.chars.byteLength + 16;
   }
+}
+
+function toShared<T extends Uint8Array | Uint16Array | Int32Array>(array: T): T {
+  const Kind = array.constructor as new (buffer: SharedArrayBuffer) => T;
+  const copy = new Kind(new SharedArrayBuffer(array.byteLength));
+  copy.set(array);
+  return copy;
 }

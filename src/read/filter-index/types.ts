@@ -105,4 +105,11 @@ export interface FilterIndexOptions {
    * of by bitset passes over the whole range (default 1/32: about one record per bitset word).
    */
   selectiveShare?: number;
+  /**
+   * Main parts are built with their typed arrays in SharedArrayBuffers, so copies of the index in
+   * other threads (FilterIndex.fromState) read the same memory (default false).
+   */
+  share?: boolean;
+  /** Called with each main part put in use, for the copies in other threads to adopt it. */
+  onSwap?: (swap: import('./filter-index.js').MainSwap) => void;
 }
