@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,16 +15,52 @@ export interface Service {
   readyMs?: number;
 }
 
-/** A process's resident memory now and at its peak (Linux /proc), in MiB; undefined elsewhere. */
-export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: number } | undefined {
+/**
+ * The resident memory of a process and every process under it (a server's workers, when it forks
+ * them), now and at each one's peak, summed (Linux /proc), in MiB; undefined elsewhere.
+ */
+export function memoryOf(pid: number | undefined): { rssMb: number; peakMb: number; processes: number } | undefined {
   if (pid === undefined) return undefined;
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+    let rssMb = 0;
+    let peakMb = 0;
+    const pids = [pid, ...descendantsOf(pid)];
+    for (const each of pids) {
+      const status = readFileSync(`/proc/${each}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+      rssMb += kb('VmRSS') / 1024;
+      peakMb += kb('VmHWM') / 1024;
+    }
+    return { rssMb, peakMb, processes: pids.length };
   } catch {
     return undefined;
   }
+}
+
+/** Every process under `pid`, from each process's parent in /proc. */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name (field 2) may hold spaces: the parent comes after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // It ended meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const pending = [pid];
+  while (pending.length > 0) {
+    const parent = pending.pop()!;
+    for (const [child, of] of parents) {
+      if (of !== parent) continue;
+      found.push(child);
+      pending.push(child);
+    }
+  }
+  return found;
 }
 
 const running = new Set<Service>();

@@ -523,7 +523,9 @@ async function measureDealsignal(ctx: Context, key: string, lists: WorkloadLists
     };
     console.log(
       `\nserver: ready after ${(figures.readyMs / 1000).toFixed(1)} s; longest event-loop stall ${ms(stall)} ms; ` +
-        (figures.memory ? `RSS ${int(figures.memory.rssMb)} MiB now, peak ${int(figures.memory.peakMb)} MiB` : 'memory unknown'),
+        (figures.memory
+          ? `RSS ${int(figures.memory.rssMb)} MiB now in ${figures.memory.processes} process(es), peaks ${int(figures.memory.peakMb)} MiB`
+          : 'memory unknown'),
     );
     return { results, fresh, reference, server: figures };
   } finally {
@@ -658,7 +660,7 @@ interface Report {
 /** The server's start-up time (its index built), its memory after every workload, its longest event-loop stall. */
 interface ServerFigures {
   readyMs: number;
-  memory: { rssMb: number; peakMb: number } | undefined;
+  memory: { rssMb: number; peakMb: number; processes: number } | undefined;
   /** Longest event-loop delay over the workloads (prom-client's monitor, 10 ms resolution); NaN when unread. */
   longestStallMs: number;
 }
@@ -790,8 +792,8 @@ function targets(report: Report): TargetCheck[] {
     report.results.reduce((sum, r) => sum + r.acks.failures + r.preflightRefusals, 0);
   return [
     rate(by('v1-explore').idle, 1200, 50, 'v1 explore'),
-    rate(by('v2-explore').idle, 600, 100, 'v2 explore'),
-    rate(by('lookups').idle, 6000, 25, 'lookups'),
+    rate(by('v2-explore').idle, 800, 80, 'v2 explore'),
+    rate(by('lookups').idle, 6000, 20, 'lookups'),
     {
       name: 'polling while ingesting ≥ 0.7 × polling idle, p99 ≤ 50 ms',
       measured: `${times(ratio(polling.ingesting.reqPerSec, polling.idle.reqPerSec))}, p99 ${ms(polling.ingesting.p99Ms)} ms`,
@@ -836,16 +838,19 @@ function targets(report: Report): TargetCheck[] {
     },
     { name: 'zero non-2xx in every run', measured: int(nonSuccessTotal), pass: nonSuccessTotal === 0 },
     {
-      name: 'ready (index built, answering) within 60 s of start',
+      name: 'ready (index built, answering) within 45 s of start',
       measured: `${(report.server.readyMs / 1000).toFixed(1)} s`,
-      pass: report.server.readyMs <= 60_000,
+      pass: report.server.readyMs <= 45_000,
     },
+    // With one worker the figure is the old per-worker one; with two, the whole server's (#25).
     {
-      name: 'RSS ≤ 600 MB per worker after the workloads',
+      name: `RSS of the whole server (every process) ≤ ${report.options.workers > 1 ? '800 MiB with 2 workers' : '600 MB'} after the workloads`,
       measured: report.server.memory
-        ? `${int((report.server.memory.rssMb * 1024 * 1024) / 1e6)} MB (peak ${int((report.server.memory.peakMb * 1024 * 1024) / 1e6)} MB)`
+        ? `${int(report.server.memory.rssMb)} MiB in ${report.server.memory.processes} process(es) (sum of peaks ${int(report.server.memory.peakMb)} MiB)`
         : 'unknown',
-      pass: report.server.memory !== undefined && report.server.memory.rssMb * 1024 * 1024 <= 600e6,
+      pass:
+        report.server.memory !== undefined &&
+        (report.options.workers > 1 ? report.server.memory.rssMb <= 800 : report.server.memory.rssMb * 1024 * 1024 <= 600e6),
     },
   ];
 }
@@ -917,9 +922,9 @@ function render(report: Report): string {
     '### Start-up and memory',
     '',
     `From starting the process to its first answer (migrations checked, every dataset's filter index built from ` +
-      `PostgreSQL): ${(report.server.readyMs / 1000).toFixed(1)} s. Resident memory of the worker after every workload: ` +
+      `PostgreSQL): ${(report.server.readyMs / 1000).toFixed(1)} s. Resident memory of the server (every process of it) after every workload: ` +
       (report.server.memory
-        ? `${int(report.server.memory.rssMb)} MiB, peak ${int(report.server.memory.peakMb)} MiB (VmRSS, VmHWM).`
+        ? `${int(report.server.memory.rssMb)} MiB in ${report.server.memory.processes} process(es), sum of their peaks ${int(report.server.memory.peakMb)} MiB (VmRSS, VmHWM).`
         : 'not measured (no /proc).') +
       ` Longest event-loop stall over all the workloads (idle and ingesting, rebuilds included): ${ms(report.server.longestStallMs)} ms ` +
       "(prom-client's event-loop monitor, 10 ms resolution).",
