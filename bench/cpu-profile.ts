@@ -3,7 +3,8 @@
 // validation, serialisation, HTTP and framework, metrics and logs, garbage collection, idle) and the
 // heaviest functions. A part is told by the file a function lives in; time in Node's and V8's own
 // code (JSON.stringify, Buffer, the parser) counts where its nearest caller of ours is.
-//   node --import tsx bench/cpu-profile.ts FILE.cpuprofile [--top N]
+//   node --import tsx bench/cpu-profile.ts FILE.cpuprofile [--top N] [--last SECONDS]
+// --last counts only the samples of the profile's last SECONDS (the load, not the start-up's build).
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -20,21 +21,21 @@ interface Profile {
 
 /** Parts of a request, first match wins: [name, test on a function's file]. */
 const PARTS: [string, RegExp][] = [
-  ['key (verify, cache)', /src\/accounts\/(key-verifier|api-key|access)/],
+  ['key (verify, cache)', /(src|dist)\/accounts\/(key-verifier|api-key|access)/],
   [
     'rate limit and credits',
-    /src\/accounts\/(rate-limits|credits|usage)|src\/platform\/infra\/(rate-limit|redis-rate|resilient)|ioredis|redis-parser/,
+    /(src|dist)\/accounts\/(rate-limits|credits|usage)|(src|dist)\/platform\/infra\/(rate-limit|redis-rate|resilient)|ioredis|redis-parser/,
   ],
-  ['filter index', /src\/read\/filter-index\//],
-  ['read model and documents', /src\/read\/(read-model|dataset-index-filter|queries|listing|lookup)/],
+  ['filter index', /(src|dist)\/read\/filter-index\//],
+  ['read model and documents', /(src|dist)\/read\/(read-model|dataset-index-filter|queries|listing|lookup)/],
   ['database driver', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-)/],
-  ['v1/v2 replies and catalog', /src\/(read\/v[12]-reply|catalog|families)\//],
-  ['validation', /ajv|src\/catalog\/validation|src\/platform\/http\/validation/],
-  ['serialisation', /fast-json-stringify|json-schema-ref|src\/platform\/http\/conditional/],
-  ['metrics and logs', /prom-client|pino|sonic-boom|src\/platform\/infra\/(metrics|event-loop)/],
+  ['v1/v2 replies and catalog', /(src|dist)\/(read\/v[12]-reply|catalog|families)\//],
+  ['validation', /ajv|(src|dist)\/catalog\/validation|(src|dist)\/platform\/http\/validation/],
+  ['serialisation', /fast-json-stringify|json-schema-ref|(src|dist)\/platform\/http\/conditional/],
+  ['metrics and logs', /prom-client|pino|sonic-boom|(src|dist)\/platform\/infra\/(metrics|event-loop)/],
   [
     'HTTP and framework',
-    /node_modules\/(fastify|@fastify|find-my-way|avvio|light-my-request|toad-cache|process-warning)|node:_http|node:http|node:net|node:stream|src\/platform\/http|src\/app/,
+    /node_modules\/(fastify|@fastify|find-my-way|avvio|light-my-request|toad-cache|process-warning)|node:_http|node:http|node:net|node:stream|(src|dist)\/platform\/http|(src|dist)\/app/,
   ],
 ];
 
@@ -53,7 +54,12 @@ const SPECIAL: Record<string, string> = {
 function main(): void {
   const [file, ...rest] = process.argv.slice(2);
   if (!file) throw new Error('usage: bench/cpu-profile.ts FILE.cpuprofile [--top N]');
-  const top = rest[0] === '--top' ? Number(rest[1]) : 25;
+  const option = (name: string) => {
+    const at = rest.indexOf(name);
+    return at >= 0 ? Number(rest[at + 1]) : undefined;
+  };
+  const top = option('--top') ?? 25;
+  const last = option('--last');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
@@ -71,8 +77,14 @@ function main(): void {
     parts.set(id, part === 'V8 and Node (no JS frame)' && !special ? 'other' : part);
     return parts.get(id)!;
   };
+  // Sample i ends at the sum of the deltas up to it; with --last, only those in the final window count.
+  const ends: number[] = [];
+  profile.timeDeltas.reduce((at, delta, i) => (ends[i] = at + delta), 0);
+  const from = last === undefined ? -Infinity : (ends.at(-1) ?? 0) - last * 1e6;
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    if (ends[i]! >= from) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const byPart = new Map<string, number>();
   const byFunction = new Map<string, number>();
@@ -80,7 +92,7 @@ function main(): void {
     const part = resolve(id);
     byPart.set(part, (byPart.get(part) ?? 0) + us);
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    const name = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${lineNumber + 1}`;
+    const name = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|src|dist)\//, '$1/')}:${lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
   }
   const busy = total - (byPart.get('idle') ?? 0);

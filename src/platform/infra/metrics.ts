@@ -1,4 +1,5 @@
-import type { MessagePort } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
+import { threadId, type MessagePort } from 'node:worker_threads';
 import client from 'prom-client';
 import type { Database } from '../db/index.js';
 
@@ -59,7 +60,10 @@ export class Metrics {
   constructor(db: Database) {
     // In a serving thread the process's own figures (memory, CPU, handles) come from the main thread once.
     if (threadRelay === undefined) client.collectDefaultMetrics({ register: this.registry, prefix: 'dealsignal_' });
-    else threadRegistries.push(this.registry);
+    else {
+      threadRegistries.push(this.registry);
+      heapGauge(this.registry, `serving-${threadId}`);
+    }
     const stats = db.poolStats?.bind(db);
     if (stats) {
       new client.Gauge({
@@ -123,6 +127,24 @@ type ThreadScrapeMessage =
   | { type: 'collect'; id: number }
   | { type: 'collected'; id: number; metrics: client.MetricObjectWithValues<client.MetricValue<string>>[] };
 
+/**
+ * Each thread's own V8 heap (the process figures cover the process, not its threads): what a
+ * serving thread costs beside the index it shares.
+ */
+function heapGauge(registry: client.Registry, thread: string): void {
+  new client.Gauge({
+    name: 'dealsignal_thread_heap_bytes',
+    help: 'V8 heap of each thread of the server (serving threads and the main thread, which holds the index), used and reserved',
+    labelNames: ['thread', 'kind'] as const,
+    registers: [registry],
+    collect() {
+      const heap = getHeapStatistics();
+      this.set({ thread, kind: 'used' }, heap.used_heap_size);
+      this.set({ thread, kind: 'total' }, heap.total_heap_size);
+    },
+  });
+}
+
 /** In a serving thread: the port to the main thread, which gathers every thread's figures for a scrape. */
 let threadRelay: MessagePort | undefined;
 /** In a serving thread: the registries its apps made (one in production). */
@@ -178,6 +200,7 @@ export async function scrape(metrics: Metrics): Promise<{ contentType: string; t
 export function gatherThreadScrapes(ports: readonly MessagePort[]): void {
   const processRegistry = new client.Registry();
   client.collectDefaultMetrics({ register: processRegistry, prefix: 'dealsignal_' });
+  heapGauge(processRegistry, 'main');
   let collections = 0;
   const collect = (port: MessagePort) =>
     new Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]>((resolve) => {

@@ -610,7 +610,10 @@ async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Sli
   const n = rank.length;
   const rows = column.rows.view();
   const wordCodes = column.codes.view();
-  const all = column.base.toArray().concat(column.extraWords);
+  const pause = async (units: number) => {
+    if (slicer.due(units)) await slicer.pause();
+  };
+  const all = (await column.base.toArrayInRuns(pause)).concat(column.extraWords);
   const counts = new Int32Array(all.length);
   await chunked(wordCodes.length, slicer, (from, to) => {
     for (let k = from; k < to; k++) counts[wordCodes[k]!]!++;
@@ -651,7 +654,7 @@ async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Sli
       postings[fill[renumber[wordCodes[k]!]!]!++] = rank[rows[k]!]!;
     }
   });
-  return { words: PackedKeys.pack(words), offsets, postings };
+  return { words: await PackedKeys.packInRuns(words, pause), offsets, postings };
 }
 
 /**
@@ -696,5 +699,10 @@ async function finalizeText(column: StagingText, rank: Int32Array, slicer: Slice
       ranks[rank[row]!] = code < 0 ? -1 : renumber[code]!;
     }
   });
-  return { keys: PackedKeys.pack(keys), ranks };
+  return {
+    keys: await PackedKeys.packInRuns(keys, async (units) => {
+      if (slicer.due(units)) await slicer.pause();
+    }),
+    ranks,
+  };
 }

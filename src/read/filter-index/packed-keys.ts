@@ -20,22 +20,22 @@ export class PackedKeys {
     private readonly offsets: Int32Array,
   ) {}
 
-  /** Keys already sorted and distinct. */
-  static pack(keys: readonly string[]): PackedKeys {
-    const offsets = new Int32Array(keys.length + 1);
-    let wide = false;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      offsets[i + 1] = offsets[i]! + key.length;
-      for (let c = 0; c < key.length && !wide; c++) wide = key.charCodeAt(c) > 0xff;
+  /**
+   * Keys already sorted and distinct, packed a run at a time, calling `between` (a build's pause)
+   * after each: millions of keys take tens of milliseconds, longer than a build may hold the event loop.
+   */
+  static async packInRuns(keys: readonly string[], between: (keys: number) => Promise<void> | void): Promise<PackedKeys> {
+    const packing = new Packing(keys);
+    for (let from = 0; from < keys.length; from += RUN) {
+      packing.measure(from, Math.min(keys.length, from + RUN));
+      await between(RUN);
     }
-    const chars = wide ? new Uint16Array(offsets[keys.length]!) : new Uint8Array(offsets[keys.length]!);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const start = offsets[i]!;
-      for (let c = 0; c < key.length; c++) chars[start + c] = key.charCodeAt(c);
+    packing.allocate();
+    for (let from = 0; from < keys.length; from += RUN) {
+      packing.write(from, Math.min(keys.length, from + RUN));
+      await between(RUN);
     }
-    return new PackedKeys(chars, offsets);
+    return packing.keys();
   }
 
   /** The same keys with both arrays in SharedArrayBuffers. */
@@ -69,9 +69,14 @@ export class PackedKeys {
     return text;
   }
 
-  /** Every key, as strings (a rebuild merges them with new ones). */
-  toArray(): string[] {
-    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  /** Every key, as strings (a rebuild merges them with new ones), a run at a time (see packInRuns). */
+  async toArrayInRuns(between: (keys: number) => Promise<void> | void): Promise<string[]> {
+    const keys: string[] = [];
+    for (let i = 0; i < this.length; i++) {
+      keys.push(this.at(i));
+      if ((i + 1) % RUN === 0) await between(RUN);
+    }
+    return keys;
   }
 
   /** Key i compared with `key` as strings compare: negative, zero or positive. */
@@ -130,6 +135,47 @@ export class PackedKeys {
   /** Estimated memory held, in bytes. */
   bytes(): number {
     return this.offsets.byteLength + this.chars.byteLength + 16;
+  }
+}
+
+/** Keys packed between two pauses of a build. */
+const RUN = 4096;
+
+/** PackedKeys being made: lengths first (to size the arrays), then the characters. */
+class Packing {
+  readonly offsets: Int32Array;
+  private wide = false;
+  private chars: Uint8Array | Uint16Array = new Uint8Array(0);
+
+  constructor(private readonly source: readonly string[]) {
+    this.offsets = new Int32Array(source.length + 1);
+  }
+
+  measure(from: number, to: number): void {
+    const { source, offsets } = this;
+    for (let i = from; i < to; i++) {
+      const key = source[i]!;
+      offsets[i + 1] = offsets[i]! + key.length;
+      for (let c = 0; c < key.length && !this.wide; c++) this.wide = key.charCodeAt(c) > 0xff;
+    }
+  }
+
+  allocate(): void {
+    const length = this.offsets[this.source.length]!;
+    this.chars = this.wide ? new Uint16Array(length) : new Uint8Array(length);
+  }
+
+  write(from: number, to: number): void {
+    const { source, offsets, chars } = this;
+    for (let i = from; i < to; i++) {
+      const key = source[i]!;
+      const start = offsets[i]!;
+      for (let c = 0; c < key.length; c++) chars[start + c] = key.charCodeAt(c);
+    }
+  }
+
+  keys(): PackedKeys {
+    return PackedKeys.fromImage({ chars: this.chars, offsets: this.offsets });
   }
 }
 
