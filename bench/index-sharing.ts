@@ -4,8 +4,8 @@
 // result and taking a page from it. Today every worker process builds its own copy. Three ways to hold
 // one copy per machine are measured here on a synthetic index of the large set's shape (1,000,000
 // records, a 50-value and a 10-value column, a bitset per value), with the same kernel in each:
-//   in-process   one thread, its own arrays (today, one worker)
-//   copies       two worker threads, each with its own copy (today's --workers 2, memory twice)
+//   in-process   one thread, its own arrays (one worker)
+//   copies       two worker threads, each with its own copy (--workers 2 as worker processes did, memory twice)
 //   shared       two worker threads reading one copy in SharedArrayBuffers (one writer would keep it current)
 //   holder       one thread holds the index; two requesting threads ask it over a MessagePort and wait
 //   shared, while records change: the shared design with a writer thread moving --changes records a
@@ -254,11 +254,19 @@ async function main(): Promise<void> {
       answer(index, list[i % list.length]!, scratch);
       latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
-    measured.push(summarise('in-process (today, one worker)', 1, latencies, SECONDS, indexMiB));
+    measured.push(summarise('in-process (one worker)', 1, latencies, SECONDS, indexMiB));
   }
 
-  // Copies: each requester builds (here: is handed) its own index, as each worker process does today.
-  measured.push(await runRequesters('copies (today, --workers 2)', () => ({ buffers: buildIndex(false) }), 2, list, 2));
+  // Copies: each requester builds (here: is handed) its own index, as each worker process did.
+  measured.push(
+    await runRequesters(
+      'copies (worker processes, --workers 2 before threads)',
+      () => ({ buffers: buildIndex(false) }),
+      2,
+      list,
+      2,
+    ),
+  );
 
   // Shared: one copy in SharedArrayBuffers, read by both requesters.
   {

@@ -324,15 +324,19 @@ async function replayOn(
   }
 }
 
+/** A history: options, the records of the first build in batches of a size, then the operations. */
+const historyArb = fc.record({
+  options: optionsArb,
+  initial: fc.array(recordArb(id), { maxLength: 100, size: 'large' }),
+  batchSize: fc.integer({ min: 1, max: 32 }),
+  operations: fc.array(operationArb(recordArb(id)), { minLength: 10, maxLength: 60 }),
+});
+
 describe('filter index', () => {
   it('answers like the reference across builds, upserts, removals and rebuilds', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        optionsArb,
-        fc.array(recordArb(id), { maxLength: 100, size: 'large' }),
-        fc.integer({ min: 1, max: 32 }),
-        fc.array(operationArb(recordArb(id)), { minLength: 10, maxLength: 60 }),
-        replay,
+      fc.asyncProperty(historyArb, ({ options, initial, batchSize, operations }) =>
+        replay(options, initial, batchSize, operations),
       ),
       { numRuns: 300 },
     );
@@ -340,12 +344,8 @@ describe('filter index', () => {
 
   it('a copy made from its state and fed its changes and main parts answers like the reference', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        optionsArb,
-        fc.array(recordArb(id), { maxLength: 100, size: 'large' }),
-        fc.integer({ min: 1, max: 32 }),
-        fc.array(operationArb(recordArb(id)), { minLength: 10, maxLength: 60 }),
-        (options, initial, batchSize, operations) => replayOn(options, initial, batchSize, operations, true),
+      fc.asyncProperty(historyArb, ({ options, initial, batchSize, operations }) =>
+        replayOn(options, initial, batchSize, operations, true),
       ),
       { numRuns: 200 },
     );

@@ -158,6 +158,11 @@ describeNeeding('dealsignal serve on a PostgreSQL database of its own', 'postgre
       assert.equal(metrics.match(/^dealsignal_process_resident_memory_bytes /gm)?.length, 1, metrics);
       const indexed = Number(/^dealsignal_index_records\{dataset="funding"\} (\d+)/m.exec(metrics)?.[1]);
       assert.equal(indexed, before + 1);
+      // Each thread's own heap: the main thread's (it holds the index) and the two serving threads'.
+      const heaps = [...metrics.matchAll(/^dealsignal_thread_heap_bytes\{thread="([^"]+)",kind="used"\} (\d+)/gm)];
+      assert.equal(heaps.length, 3, metrics);
+      assert.ok(heaps.some(([, thread]) => thread === 'main'));
+      for (const [, , bytes] of heaps) assert.ok(Number(bytes) > 0);
     } finally {
       await db.close();
       assert.equal(await server.stop(), 0);
