@@ -72,8 +72,14 @@ export interface TextIndex {
   readonly order: ColumnOrder;
 }
 
+/**
+ * Record ids: 4 bytes each when every id of the part is an integer that fits (a table's serial
+ * ids, until two billion), else 8 (any integer up to 2^53).
+ */
+export type IdArray = Int32Array | Float64Array;
+
 export interface MainParts {
-  readonly ids: Float64Array;
+  readonly ids: IdArray;
   readonly sortAt: Float64Array;
   /** Positions sorted by id (among equal ids, the one loaded last comes last: the one in force). */
   readonly byId: Int32Array;
@@ -148,7 +154,7 @@ const EMPTY_BITS = new Uint32Array(0);
 
 export class MainPart {
   readonly size: number;
-  readonly ids: Float64Array;
+  readonly ids: IdArray;
   readonly sortAt: Float64Array;
   readonly byId: Int32Array;
   readonly removed: Uint32Array;

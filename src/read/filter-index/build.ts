@@ -9,6 +9,7 @@ import {
   MainPart,
   type ColumnOrder,
   type Codes,
+  type IdArray,
   type EnumIndex,
   type MultiIndex,
   type NumberIndex,
@@ -386,7 +387,28 @@ export async function finalize(
       : await valueOrder(values, byId, slicer);
     numbers[column.slot] = { ...numbers[column.slot]!, order };
   }
-  return new MainPart({ ids, sortAt, byId, removed, removedCount, enums, multis, numbers, keys, words, texts });
+  return new MainPart({
+    ids: await narrowIds(ids, slicer),
+    sortAt,
+    byId,
+    removed,
+    removedCount,
+    enums,
+    multis,
+    numbers,
+    keys,
+    words,
+    texts,
+  });
+}
+
+/** The ids in an Int32Array when every one fits in it (half the bytes), else as they are. */
+async function narrowIds(ids: Float64Array, slicer: Slicer): Promise<IdArray> {
+  let fits = true;
+  await chunked(ids.length, slicer, (from, to) => {
+    for (let p = from; p < to && fits; p++) fits = (ids[p]! | 0) === ids[p];
+  });
+  return fits ? Int32Array.from(ids) : ids;
 }
 
 /** A text column's ColumnOrder on a first build: a counting sort by rank of the positions in id order. */
