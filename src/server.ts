@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildApp } from './app.js';
 import { openOperatorChannel, type OperatorChannel } from './cli/index.js';
 import type { Lifecycle } from './app-services.js';
-import { closeListenerAndDrain } from './platform/http/index.js';
+import { closeListenerAndDrain, listeningDescriptor } from './platform/http/index.js';
 import { gatherThreadScrapes } from './platform/infra/index.js';
 import { startServingThreads } from './serving-threads.js';
 import { SharedReadModel } from './read/index.js';
@@ -311,10 +311,4 @@ export async function listenAndServe(config: Config, db: Database, thread?: Serv
       : undefined;
   })();
   await started;
-}
-
-/** The file descriptor of a listening server's socket (Node keeps it on the server's handle). */
-function listeningDescriptor(server: { address(): unknown }): number {
-  const handle = (server as unknown as { _handle?: { fd?: number } })._handle;
-  return handle?.fd ?? -1;
 }

@@ -45,7 +45,7 @@ export interface ReadModelOptions {
   /** Memory for documents kept by id (default 32 MiB; 0 keeps none). */
   documentCacheBytes?: number;
   /** Passed to each dataset's FilterIndex (tests rebuild after a few changes to exercise it). */
-  index?: Omit<FilterIndexOptions, 'onRebuildError' | 'share' | 'onSwap'>;
+  index?: Omit<FilterIndexOptions, 'onRebuildError' | 'onSwap'>;
   /**
    * Other threads read copies of these indexes (ReadModel.copy): called, in order, with everything
    * they must apply to stay the same. The indexes' arrays are then held in SharedArrayBuffers, so
@@ -368,7 +368,6 @@ export class ReadModel {
         const index = new FilterIndex(indexed.columns, {
           ...this.indexOptions,
           ...(publish && {
-            share: true,
             onSwap: (swap: MainSwap) => {
               if (published) publish({ type: 'swap', dataset: indexed.name, swap });
             },

@@ -263,10 +263,7 @@ async function replayOn(
   copied: boolean,
 ): Promise<void> {
   const sent: CopyMessage[] = [];
-  const index = new FilterIndex(
-    COLUMNS,
-    copied ? { ...options, share: true, onSwap: (swap) => sent.push({ op: 'swap', swap }) } : options,
-  );
+  const index = new FilterIndex(COLUMNS, copied ? { ...options, onSwap: (swap) => sent.push({ op: 'swap', swap }) } : options);
   const reference = new ReferenceIndex(COLUMNS);
   await index.build(batches(initial, batchSize));
   reference.build(initial);

@@ -47,3 +47,12 @@ export async function closeListenerAndDrain(server: Server, options: DrainOption
     clearInterval(reaper);
   }
 }
+
+/**
+ * The descriptor of a listening server's socket, for other threads to listen on (serve --workers N).
+ * Node keeps it on the server's handle, as it keeps the handle `closeListenerAndDrain` lets go of.
+ */
+export function listeningDescriptor(server: NetServer): number {
+  const handle = (server as unknown as { _handle?: { fd?: number } })._handle;
+  return handle?.fd ?? -1;
+}

@@ -1,7 +1,7 @@
 export { deferAdmission, mayBeNotModified, EntityTags, conditionalList, LIST_CACHE_CONTROL, notModified } from './conditional.js';
 export { registerDocs } from './docs.js';
 export { keyedRoute, type ApiFamily, type FamilyErrors, type KeyedOperation } from './keyed-route.js';
-export { closeListenerAndDrain } from './drain.js';
+export { closeListenerAndDrain, listeningDescriptor } from './drain.js';
 export {
   clientErrorHandler,
   errorShapeFor,

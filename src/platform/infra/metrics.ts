@@ -2,6 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import { threadId, type MessagePort } from 'node:worker_threads';
 import client from 'prom-client';
 import type { Database } from '../db/index.js';
+import { answerPort, askPort } from './port-requests.js';
 
 /** The service's Prometheus metrics, in a registry of its own (several apps may share a process in tests). */
 export class Metrics {
@@ -117,15 +118,11 @@ export class Metrics {
   }
 }
 
-/** prom-client's aggregation of a worker's figures; the asking thread waits a little longer than the gathering. */
+/** How long the main thread waits for each thread's figures, and a thread for the main thread's answer. */
 const GATHER_WAIT_MS = 5000;
 const SCRAPE_WAIT_MS = 6000;
 
-type ThreadScrapeMessage =
-  | { type: 'scrape'; id: number }
-  | { type: 'scraped'; id: number; text?: string; error?: string }
-  | { type: 'collect'; id: number }
-  | { type: 'collected'; id: number; metrics: client.MetricObjectWithValues<client.MetricValue<string>>[] };
+type MetricList = client.MetricObjectWithValues<client.MetricValue<string>>[];
 
 /**
  * Each thread's own V8 heap (the process figures cover the process, not its threads): what a
@@ -149,7 +146,6 @@ function heapGauge(registry: client.Registry, thread: string): void {
 let threadRelay: MessagePort | undefined;
 /** In a serving thread: the registries its apps made (one in production). */
 const threadRegistries: client.Registry[] = [];
-let scrapes = 0;
 
 /**
  * Makes this serving thread's scrapes cover the whole server: a scrape asks the main thread
@@ -158,12 +154,9 @@ let scrapes = 0;
  */
 export function relayScrapesTo(port: MessagePort): void {
   threadRelay = port;
-  port.on('message', (message: ThreadScrapeMessage) => {
-    if (message.type !== 'collect') return;
-    Promise.all(threadRegistries.map((registry) => registry.getMetricsAsJSON())).then(
-      (lists) => port.postMessage({ type: 'collected', id: message.id, metrics: lists.flat() } satisfies ThreadScrapeMessage),
-      () => port.postMessage({ type: 'collected', id: message.id, metrics: [] } satisfies ThreadScrapeMessage),
-    );
+  answerPort(port, 'collect', 'collected', async () => {
+    const lists = await Promise.all(threadRegistries.map((registry) => registry.getMetricsAsJSON()));
+    return { metrics: lists.flat() };
   });
 }
 
@@ -175,25 +168,15 @@ export function relayScrapesTo(port: MessagePort): void {
  */
 export async function scrape(metrics: Metrics): Promise<{ contentType: string; text: string }> {
   const contentType = metrics.registry.contentType;
-  const relay = threadRelay;
-  if (relay === undefined) return { contentType, text: await metrics.registry.metrics() };
-  const id = ++scrapes;
-  const text = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => settle(new Error('the main thread did not answer in time')), SCRAPE_WAIT_MS);
-    const listen = (message: ThreadScrapeMessage) => {
-      if (message.type !== 'scraped' || message.id !== id) return;
-      settle(message.error === undefined ? undefined : new Error(message.error), message.text);
-    };
-    const settle = (err: Error | undefined, value?: string) => {
-      clearTimeout(timer);
-      relay.off('message', listen);
-      if (err) reject(err);
-      else resolve(value ?? '');
-    };
-    relay.on('message', listen);
-    relay.postMessage({ type: 'scrape', id } satisfies ThreadScrapeMessage);
-  });
-  return { contentType, text };
+  if (threadRelay === undefined) return { contentType, text: await metrics.registry.metrics() };
+  const answer = await askPort<{ type: 'scraped'; id: number; text?: string; error?: string }>(
+    threadRelay,
+    'scrape',
+    'scraped',
+    SCRAPE_WAIT_MS,
+  );
+  if (answer.error !== undefined) throw new Error(answer.error);
+  return { contentType, text: answer.text ?? '' };
 }
 
 /** In the main thread: answers a thread's scrape with every thread's metrics and the process's, aggregated. */
@@ -201,33 +184,16 @@ export function gatherThreadScrapes(ports: readonly MessagePort[]): void {
   const processRegistry = new client.Registry();
   client.collectDefaultMetrics({ register: processRegistry, prefix: 'dealsignal_' });
   heapGauge(processRegistry, 'main');
-  let collections = 0;
+  // A thread that does not answer in time is left out of this scrape.
   const collect = (port: MessagePort) =>
-    new Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]>((resolve) => {
-      const id = ++collections;
-      const timer = setTimeout(() => settle([]), GATHER_WAIT_MS);
-      const listen = (message: ThreadScrapeMessage) => {
-        if (message.type === 'collected' && message.id === id) settle(message.metrics);
-      };
-      const settle = (metrics: client.MetricObjectWithValues<client.MetricValue<string>>[]) => {
-        clearTimeout(timer);
-        port.off('message', listen);
-        resolve(metrics);
-      };
-      port.on('message', listen);
-      port.postMessage({ type: 'collect', id } satisfies ThreadScrapeMessage);
-    });
+    askPort<{ type: 'collected'; id: number; metrics?: MetricList }>(port, 'collect', 'collected', GATHER_WAIT_MS).then(
+      (answer) => answer.metrics ?? [],
+      () => [],
+    );
   for (const port of ports) {
-    port.on('message', (message: ThreadScrapeMessage) => {
-      if (message.type !== 'scrape') return;
-      const reply = (answer: { text?: string; error?: string }) =>
-        port.postMessage({ type: 'scraped', id: message.id, ...answer } satisfies ThreadScrapeMessage);
-      Promise.all([processRegistry.getMetricsAsJSON(), ...ports.map(collect)])
-        .then((lists) => client.AggregatorRegistry.aggregate(lists).metrics())
-        .then(
-          (text) => reply({ text }),
-          (err: unknown) => reply({ error: err instanceof Error ? err.message : String(err) }),
-        );
+    answerPort(port, 'scrape', 'scraped', async () => {
+      const lists = await Promise.all([processRegistry.getMetricsAsJSON(), ...ports.map(collect)]);
+      return { text: await client.AggregatorRegistry.aggregate(lists).metrics() };
     });
   }
 }

@@ -3,7 +3,7 @@
 // built except for its tombstones (records updated or removed since), and it answers a filter
 // with an exact total and random access to its matches in order (rank, select, next).
 import { hasBit, lowerBound, lowestBit, popcount, rangeMask, selectBit, setBit, wordCount } from './bits.js';
-import { PackedKeys, type PackedKeysImage } from './packed-keys.js';
+import { PackedKeys, sharedCopy, type PackedKeysImage } from './packed-keys.js';
 import { comesBefore, type Condition, type Schema } from './records.js';
 
 export type Codes = Uint8Array | Uint16Array | Int32Array;
@@ -106,11 +106,7 @@ export interface MainPartImage extends Omit<MainParts, 'texts' | 'words'> {
 function shareArrays(value: unknown): unknown {
   if (ArrayBuffer.isView(value)) {
     const array = value as unknown as Uint8Array;
-    if (array.buffer instanceof SharedArrayBuffer) return array;
-    const Kind = array.constructor as new (buffer: SharedArrayBuffer) => Uint8Array;
-    const copy = new Kind(new SharedArrayBuffer(array.byteLength));
-    copy.set(array);
-    return copy;
+    return array.buffer instanceof SharedArrayBuffer ? array : sharedCopy(array);
   }
   if (value instanceof PackedKeys) return value.shared();
   if (Array.isArray(value)) return value.map(shareArrays);

@@ -632,10 +632,7 @@ async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Sli
   const n = rank.length;
   const rows = column.rows.view();
   const wordCodes = column.codes.view();
-  const pause = async (units: number) => {
-    if (slicer.due(units)) await slicer.pause();
-  };
-  const all = (await column.base.toArrayInRuns(pause)).concat(column.extraWords);
+  const all = (await column.base.toArrayInRuns(slicer)).concat(column.extraWords);
   const counts = new Int32Array(all.length);
   await chunked(wordCodes.length, slicer, (from, to) => {
     for (let k = from; k < to; k++) counts[wordCodes[k]!]!++;
@@ -676,7 +673,7 @@ async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Sli
       postings[fill[renumber[wordCodes[k]!]!]!++] = rank[rows[k]!]!;
     }
   });
-  return { words: await PackedKeys.packInRuns(words, pause), offsets, postings };
+  return { words: await PackedKeys.packInRuns(words, slicer), offsets, postings };
 }
 
 /**
@@ -722,9 +719,7 @@ async function finalizeText(column: StagingText, rank: Int32Array, slicer: Slice
     }
   });
   return {
-    keys: await PackedKeys.packInRuns(keys, async (units) => {
-      if (slicer.due(units)) await slicer.pause();
-    }),
+    keys: await PackedKeys.packInRuns(keys, slicer),
     ranks,
   };
 }

@@ -8,7 +8,7 @@
 // keep using the current parts. Changes made while a build or rebuild runs are noted by id and
 // re-applied when the new main part is swapped in, so none is lost.
 import { finalize, Staging, stageRebuild } from './build.js';
-import { MainPart, type MainPartImage } from './base-columns.js';
+import { MainPart } from './base-columns.js';
 import { orderedPage } from './order.js';
 import {
   comesBefore,
@@ -21,22 +21,17 @@ import {
   type PreparedRecord,
   type Schema,
 } from './records.js';
-import type { ColumnSpec, FilterIndexOptions, IndexFilter, IndexRecord, QueryResult, SortOrder } from './types.js';
+import type {
+  ColumnSpec,
+  FilterIndexOptions,
+  IndexFilter,
+  IndexRecord,
+  IndexState,
+  MainSwap,
+  QueryResult,
+  SortOrder,
+} from './types.js';
 
-/**
- * A new main part put in use (see FilterIndex.swap), as posted to the threads that read a copy of
- * the index: the part (its tombstones included) and the ids whose delta records it keeps.
- */
-export interface MainSwap {
-  readonly image: MainPartImage;
-  readonly changed: readonly number[];
-}
-
-/** Everything an index holds, for another thread to start a copy from (FilterIndex.fromState). */
-export interface IndexState {
-  readonly image: MainPartImage;
-  readonly delta: readonly PreparedRecord[];
-}
 import { Slicer } from './time-slicer.js';
 
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
@@ -49,7 +44,6 @@ export class FilterIndex {
   private readonly onRebuildError: ((error: unknown) => void) | undefined;
   private readonly sliceMs: number;
   private readonly selectiveShare: number;
-  private readonly share: boolean;
   private readonly onSwap: ((swap: MainSwap) => void) | undefined;
   private main: MainPart;
   /** Records upserted since the main part was built, in (sortAt DESC, id DESC) order. */
@@ -68,7 +62,6 @@ export class FilterIndex {
     this.onRebuildError = options.onRebuildError;
     this.sliceMs = options.sliceMs ?? 4;
     this.selectiveShare = options.selectiveShare ?? 1 / 32;
-    this.share = options.share ?? false;
     this.onSwap = options.onSwap;
     if (!(this.rebuildAfter >= 1)) throw new RangeError(`rebuildAfter ${this.rebuildAfter} is below 1`);
     if (!(this.sliceMs >= 0)) throw new RangeError(`sliceMs ${this.sliceMs} is below 0`);
@@ -262,9 +255,9 @@ export class FilterIndex {
     this.swap(this.shareable(await finalize(this.schema, staging, slicer)));
   }
 
-  /** The part as this index keeps it: with its arrays in SharedArrayBuffers when it is read by other threads. */
+  /** The part as this index keeps it: with its arrays in SharedArrayBuffers when copies in other threads read it. */
   private shareable(main: MainPart): MainPart {
-    return this.share ? main.shared() : main;
+    return this.onSwap ? main.shared() : main;
   }
 
   private async merge(): Promise<void> {

@@ -1,5 +1,5 @@
 // The in-memory filter index: exact totals and pages for any filter of one dataset, from memory.
-export { FilterIndex, type IndexState, type MainSwap } from './filter-index.js';
+export { FilterIndex } from './filter-index.js';
 export { RecordMatcher, type CompiledFilter } from './matcher.js';
 export { collationKey, keyHash, searchWords } from '../../catalog/index.js';
 export type {
@@ -9,6 +9,8 @@ export type {
   FilterIndexOptions,
   IndexFilter,
   IndexRecord,
+  IndexState,
+  MainSwap,
   QueryResult,
   SortOrder,
   Term,

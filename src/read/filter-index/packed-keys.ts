@@ -5,6 +5,8 @@
 // both arrays can live in SharedArrayBuffers, read by every serving thread without a copy. Keys
 // are compared in place (binary searches) and read one at a time as strings only when needed.
 
+import type { Slicer } from './time-slicer.js';
+
 /** PackedKeys as plain data, for postMessage. */
 export interface PackedKeysImage {
   readonly chars: Uint8Array | Uint16Array;
@@ -21,19 +23,19 @@ export class PackedKeys {
   ) {}
 
   /**
-   * Keys already sorted and distinct, packed a run at a time, calling `between` (a build's pause)
-   * after each: millions of keys take tens of milliseconds, longer than a build may hold the event loop.
+   * Keys already sorted and distinct, packed a run at a time, the slicer pausing between runs as a
+   * build does: millions of keys take tens of milliseconds, longer than a build may hold the event loop.
    */
-  static async packInRuns(keys: readonly string[], between: (keys: number) => Promise<void> | void): Promise<PackedKeys> {
+  static async packInRuns(keys: readonly string[], slicer: Slicer): Promise<PackedKeys> {
     const packing = new Packing(keys);
     for (let from = 0; from < keys.length; from += RUN) {
       packing.measure(from, Math.min(keys.length, from + RUN));
-      await between(RUN);
+      await slicer.step(RUN);
     }
     packing.allocate();
     for (let from = 0; from < keys.length; from += RUN) {
       packing.write(from, Math.min(keys.length, from + RUN));
-      await between(RUN);
+      await slicer.step(RUN);
     }
     return packing.keys();
   }
@@ -41,7 +43,7 @@ export class PackedKeys {
   /** The same keys with both arrays in SharedArrayBuffers. */
   shared(): PackedKeys {
     if (this.offsets.buffer instanceof SharedArrayBuffer) return this;
-    return new PackedKeys(toShared(this.chars), toShared(this.offsets));
+    return new PackedKeys(sharedCopy(this.chars), sharedCopy(this.offsets));
   }
 
   /** As posted to another thread (not copied if `shared`). */
@@ -70,11 +72,11 @@ export class PackedKeys {
   }
 
   /** Every key, as strings (a rebuild merges them with new ones), a run at a time (see packInRuns). */
-  async toArrayInRuns(between: (keys: number) => Promise<void> | void): Promise<string[]> {
+  async toArrayInRuns(slicer: Slicer): Promise<string[]> {
     const keys: string[] = [];
     for (let i = 0; i < this.length; i++) {
       keys.push(this.at(i));
-      if ((i + 1) % RUN === 0) await between(RUN);
+      if ((i + 1) % RUN === 0) await slicer.step(RUN);
     }
     return keys;
   }
@@ -179,7 +181,8 @@ class Packing {
   }
 }
 
-function toShared<T extends Uint8Array | Uint16Array | Int32Array>(array: T): T {
+/** A copy of a typed array in a SharedArrayBuffer, readable by every thread it is posted to. */
+export function sharedCopy<T extends ArrayBufferView & { set(array: T): void }>(array: T): T {
   const Kind = array.constructor as new (buffer: SharedArrayBuffer) => T;
   const copy = new Kind(new SharedArrayBuffer(array.byteLength));
   copy.set(array);

@@ -21,6 +21,11 @@ export class Slicer {
     return performance.now() - this.started >= this.sliceMs;
   }
 
+  /** Counts work done and pauses once the slice has used its time (`due`, then `pause`). */
+  async step(units = 1): Promise<void> {
+    if (this.due(units)) await this.pause();
+  }
+
   /** Lets the event loop run, then starts a new slice. */
   async pause(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));

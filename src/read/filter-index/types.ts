@@ -15,6 +15,8 @@
  *   `collationKey` (case and accents ignored).
  */
 import type { ColumnKind } from '../../catalog/index.js';
+import type { MainPartImage } from './base-columns.js';
+import type { PreparedRecord } from './records.js';
 
 export type { ColumnKind };
 
@@ -106,10 +108,24 @@ export interface FilterIndexOptions {
    */
   selectiveShare?: number;
   /**
-   * Main parts are built with their typed arrays in SharedArrayBuffers, so copies of the index in
-   * other threads (FilterIndex.fromState) read the same memory (default false).
+   * Called with each main part put in use, for the copies of the index in other threads
+   * (FilterIndex.fromState) to adopt it. With it, main parts are built with their typed arrays in
+   * SharedArrayBuffers, so the copies read the same memory.
    */
-  share?: boolean;
-  /** Called with each main part put in use, for the copies in other threads to adopt it. */
-  onSwap?: (swap: import('./filter-index.js').MainSwap) => void;
+  onSwap?: (swap: MainSwap) => void;
+}
+
+/**
+ * A new main part put in use (see FilterIndex.swap), as posted to the threads that read a copy of
+ * the index: the part (its tombstones included) and the ids whose delta records it keeps.
+ */
+export interface MainSwap {
+  readonly image: MainPartImage;
+  readonly changed: readonly number[];
+}
+
+/** Everything an index holds, for another thread to start a copy from (FilterIndex.fromState). */
+export interface IndexState {
+  readonly image: MainPartImage;
+  readonly delta: readonly PreparedRecord[];
 }
