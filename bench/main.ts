@@ -14,6 +14,7 @@ const ALL = [
   'webhooks.ts',
   'import-readers.ts',
   'index-sharing.ts',
+  'replicas.ts',
 ];
 
 const argv = process.argv.slice(2);

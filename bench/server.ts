@@ -8,10 +8,15 @@ export function buildProject(): void {
 }
 
 /** The real server, as deployed: the built CLI in its own process. */
-export async function startDealsignal(databaseUrl: string, poolSize: number, workers: number): Promise<Service> {
+export async function startDealsignal(
+  databaseUrl: string,
+  poolSize: number,
+  workers: number,
+  name = 'dealsignal',
+): Promise<Service> {
   const port = await freePort();
   const started = performance.now();
-  const service = startService('dealsignal', process.execPath, ['bin/dealsignal.js', 'serve', '--workers', String(workers)], {
+  const service = startService(name, process.execPath, ['bin/dealsignal.js', 'serve', '--workers', String(workers)], {
     cwd: PROJECT_DIR,
     env: {
       ...process.env,

@@ -77,6 +77,7 @@ export async function startWith(
   env: Record<string, string | undefined>,
   options: BenchOptions,
   workers = options.workers,
+  name?: string,
 ): Promise<Service> {
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   const assign = (values: Record<string, string | undefined>) => {
@@ -87,7 +88,7 @@ export async function startWith(
   };
   assign(env);
   try {
-    return await startDealsignal(options.databaseUrl, options.poolSize, workers);
+    return await startDealsignal(options.databaseUrl, options.poolSize, workers, name);
   } finally {
     assign(saved);
   }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import type { Database } from './platform/db/index.js';
+import { openReplica, type Database } from './platform/db/index.js';
 import { V1_SHARED_SCHEMAS, V1Error } from './catalog/index.js';
 import { ReadModel } from './read/index.js';
 import { KeyVerifier } from './accounts/index.js';
@@ -147,6 +147,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const webhookTransport = new HttpWebhookTransport({ policy: webhookPolicy, timeoutMs: config.webhooks.timeoutMs });
   const webhookSecrets = new WebhookSecrets(db, keyringOf(config), app.log);
   await sealStoredSecrets(webhookSecrets, app.log);
+  // Only an app building its own read model reads the replica here (a serving thread's copy brings its own).
+  const replica = options.services?.readModel
+    ? undefined
+    : await openReplica(config, { onError: (err) => app.log.warn({ err }, 'replica connection error') });
   const services: AppServices = {
     config,
     db,
@@ -156,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       (await ReadModel.open(db, {
         documentCacheBytes: config.documentCacheBytes,
         onError: (err) => app.log.error({ err }, 'filter index rebuild failed'),
+        ...(replica && { replica: { db: replica, waitMs: config.replicaWaitMs } }),
       })),
     credits,
     limiter: config.rateLimits.enabled ? new RateLimiter(rateLimitStore, config.rateLimits) : undefined,
@@ -200,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await webhookTransport.close();
     await services.usage.flush();
     await services.rateLimitStore.close();
+    await replica?.close();
   });
 
   await app.register(operations, { services, lifecycle: services.lifecycle });

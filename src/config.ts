@@ -13,6 +13,13 @@ export interface Config {
   /** PostgreSQL connection string; undefined selects the embedded PGlite store in dataDir. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /**
+   * A streaming replica of DATABASE_URL (DATABASE_REPLICA_URL): list pages and lookups read their
+   * documents there once it has replayed up to the index's position; everything else stays on the primary.
+   */
+  databaseReplicaUrl: string | undefined;
+  /** How long a page waits for the replica to reach the index's position before reading the primary instead. */
+  replicaWaitMs: number;
   /** PostgreSQL cancels statements running longer; the client gets a 503. */
   statementTimeoutMs: number;
   redisUrl: string | undefined;
@@ -219,6 +226,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_LEVEL=${JSON.stringify(env.LOG_LEVEL)} must be one of ${LOG_LEVELS.join(', ')}`);
   }
   const databaseUrl = urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], problems);
+  const databaseReplicaUrl = urlVar(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:'], problems);
+  if (databaseReplicaUrl !== undefined && databaseUrl === undefined) {
+    problems.push('DATABASE_REPLICA_URL needs DATABASE_URL: it is a replica of that primary');
+  }
   const redisUrl = urlVar(env, 'REDIS_URL', ['redis:', 'rediss:'], problems);
   const publicUrlRaw = urlVar(env, 'PUBLIC_URL', ['http:', 'https:'], problems);
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
@@ -230,6 +241,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 8, 1, 200, problems),
     statementTimeoutMs: intVar(env, 'STATEMENT_TIMEOUT_MS', 5000, 0, 600_000, problems),
+    databaseReplicaUrl,
+    replicaWaitMs: intVar(env, 'REPLICA_WAIT_MS', 1000, 0, 60_000, problems),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'dealsignal:',
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevelRaw) ? (logLevelRaw as Config['logLevel']) : 'info',

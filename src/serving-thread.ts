@@ -1,7 +1,7 @@
 // A serving thread of `serve --workers N` (see serving-threads.ts): its own app and database pool,
 // answering from a copy of the main thread's read model.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from './platform/db/index.js';
+import { openDatabase, openReplica } from './platform/db/index.js';
 import { relayScrapesTo } from './platform/infra/index.js';
 import { readModelCopy } from './read/index.js';
 import { listenAndServe } from './server.js';
@@ -17,7 +17,11 @@ process.on('unhandledRejection', (err) => report({ type: 'failed', message: (err
 
 relayScrapesTo(data.metricsPort);
 const db = await openDatabase(data.config);
-const readModel = await readModelCopy(db, data.readPort, { documentCacheBytes: data.config.documentCacheBytes });
+const replica = await openReplica(data.config);
+const readModel = await readModelCopy(db, data.readPort, {
+  documentCacheBytes: data.config.documentCacheBytes,
+  ...(replica && { replica: { db: replica, waitMs: data.config.replicaWaitMs } }),
+});
 const shutdownListeners: ((signal: string) => void)[] = [];
 parentPort!.on('message', (message: { type: string; signal: string }) => {
   if (message.type === 'shutdown') for (const listener of shutdownListeners) listener(message.signal);

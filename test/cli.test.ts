@@ -76,6 +76,16 @@ describe('configuration is checked once, at start', () => {
     assert.match(result.stderr, /DATABASE_URL must use postgres:/);
   });
 
+  it('a replica without its primary is refused', async () => {
+    const result = await cli(['migrate'], {
+      DATABASE_REPLICA_URL: 'postgres://127.0.0.1:5433/dealsignal',
+      REPLICA_WAIT_MS: '-1',
+    });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /DATABASE_REPLICA_URL needs DATABASE_URL/);
+    assert.match(result.stderr, /REPLICA_WAIT_MS/);
+  });
+
   it('an unreachable DATABASE_URL stops the process with a clear message', async () => {
     const result = await cli(['migrate'], {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',

@@ -99,7 +99,7 @@ export const COMMANDS: Record<string, CommandSpec | CommandGroup> = {
     positionals: [0, 0],
   },
   seed: {
-    usage: `dealsignal seed --scale demo|large [--seed N] [--as-of YYYY-MM-DD]
+    usage: `dealsignal seed --scale demo|large|xlarge [--seed N] [--as-of YYYY-MM-DD]
   Loads the deterministic synthetic data set, printing the time each dataset took.\n${STORE_NOTE}`,
     options: { ...STORE_OPTIONS, scale: { type: 'string' }, seed: { type: 'string' }, 'as-of': { type: 'string' } },
     positionals: [0, 0],

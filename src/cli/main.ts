@@ -11,7 +11,7 @@ Commands:
   serve [--workers N]                     start the HTTP server (migrates; seeds demo data into an empty embedded store);
                                           N serving threads (default: one per core on PostgreSQL, 1 embedded)
   migrate                                 apply pending database migrations
-  seed --scale demo|large [--seed N] [--as-of YYYY-MM-DD]
+  seed --scale demo|large|xlarge [--seed N] [--as-of YYYY-MM-DD]
                                           load the deterministic synthetic data set
   keys create --email EMAIL [--tier free|pro|enterprise] [--name NAME] [--json]
                                           create a key (and the account if needed); the key is printed once

@@ -17,7 +17,7 @@ import {
 import { generateFundingRecords, generateMaRecords } from './v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from './v2-generator.js';
 
-export type Scale = 'demo' | 'large';
+export type Scale = 'demo' | 'large' | 'xlarge';
 
 /** How the seed makes one dataset's synthetic records. */
 export interface DemoGenerator<Rec> {
@@ -53,7 +53,7 @@ type RecordOf<N extends DatasetName> = Static<Extract<AnyDataset, { name: N }>['
 
 export const DEMO_GENERATORS = {
   funding: generatorOf(funding, {
-    sizes: { demo: 5_000, large: 1_000_000 },
+    sizes: { demo: 5_000, large: 1_000_000, xlarge: 2_800_000 },
     seedOffset: 0,
     // A stable source id per generated round, so re-seeding on another day updates instead of adding.
     *generate(seed, count, asOf) {
@@ -64,28 +64,28 @@ export const DEMO_GENERATORS = {
     },
   }),
   'm-a': generatorOf(mA, {
-    sizes: { demo: 1_000, large: 200_000 },
+    sizes: { demo: 1_000, large: 200_000, xlarge: 550_000 },
     seedOffset: 1,
     *generate(seed, count, asOf) {
       for (const { record, status } of generateMaRecords(seed, count, asOf)) yield { record, extras: { status } };
     },
   }),
   investors: generatorOf(investors, {
-    sizes: { demo: 2_000, large: 200_000 },
+    sizes: { demo: 2_000, large: 200_000, xlarge: 550_000 },
     seedOffset: 2,
     *generate(seed, count, asOf) {
       for (const record of generateInvestors(seed, count, asOf)) yield { record };
     },
   }),
   'job-changes': generatorOf(jobChanges, {
-    sizes: { demo: 10_000, large: 2_000_000 },
+    sizes: { demo: 10_000, large: 2_000_000, xlarge: 5_550_000 },
     seedOffset: 3,
     *generate(seed, count, asOf) {
       for (const record of generateJobChanges(seed, count, asOf)) yield { record };
     },
   }),
   acquisitions: generatorOf(acquisitions, {
-    sizes: { demo: 1_000, large: 200_000 },
+    sizes: { demo: 1_000, large: 200_000, xlarge: 550_000 },
     seedOffset: 4,
     *generate(seed, count, asOf) {
       for (const record of generateAcquisitionSignals(seed, count, asOf)) yield { record };

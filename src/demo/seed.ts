@@ -11,6 +11,7 @@ import { demoGeneratorOf, type DemoGenerator, type Scale } from './generators.js
 export const SCALES: Readonly<Record<Scale, Readonly<Record<DatasetName, number>>>> = {
   demo: byDatasetName((dataset) => demoGeneratorOf(dataset.name)?.sizes.demo ?? 0),
   large: byDatasetName((dataset) => demoGeneratorOf(dataset.name)?.sizes.large ?? 0),
+  xlarge: byDatasetName((dataset) => demoGeneratorOf(dataset.name)?.sizes.xlarge ?? 0),
 };
 
 /** The seed of the demo data set the server loads into an empty store. */

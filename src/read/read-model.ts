@@ -7,12 +7,17 @@
 // one statement, and when the head is where the index stands the page is exact as of that
 // snapshot; when it moved, the new changes are applied and the page asked again. A page whose
 // documents are all kept waits for a catch-up read of the log, shared by concurrent requests.
+//
+// With a streaming replica, the documents are read there and the same head tells whether the
+// replica has replayed up to the index's position: while it is behind, the page waits for it
+// (never serving an older document than the index picked), and reads the primary past a limit.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Database, Queryable } from '../platform/db/index.js';
 import { comparePositions, type Change, type ChangePosition } from '../changes/index.js';
 import type { Condition } from '../catalog/index.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../changes/index.js';
-import { documentsWithHead, indexRowsAfter } from './queries.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { documentsWithHead, indexRowsAfter, type Documents } from './queries.js';
 import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
 import { indexedDataset, indexRecord, type IndexedDataset } from './dataset-index-filter.js';
 import { DATASETS } from '../catalog/index.js';
@@ -35,6 +40,14 @@ export interface ReadPage {
   total: number;
 }
 
+/** What metrics report of a read model. */
+export interface ReadModelStats {
+  position: ChangePosition;
+  datasets: Record<string, { records: number; bytes: number }>;
+  /** Present with a replica. */
+  replicaReads?: ReplicaReads;
+}
+
 export interface ReadModelOptions {
   /** Rows per statement while building (default 20,000). */
   buildBatchRows?: number;
@@ -52,7 +65,25 @@ export interface ReadModelOptions {
    * the copies share them rather than hold their own.
    */
   publish?: (message: IndexMessage) => void;
+  /** Where pages read their documents instead of the primary (see ReplicaReads). */
+  replica?: ReplicaOptions;
 }
+
+/** A streaming replica of the primary, and how long a page waits for it to replay up to the index's position. */
+export interface ReplicaOptions {
+  db: Queryable;
+  waitMs: number;
+}
+
+/** Document reads of pages from the replica, since start: how often it was current, had to be waited for, or was given up on. */
+export type ReplicaReads = {
+  /** At or past the index's position on the first read. */
+  current: number;
+  /** Behind at first, caught up within the wait. */
+  waited: number;
+  /** Still behind after the wait: read from the primary. */
+  primary: number;
+};
 
 /**
  * What a read model publishes to its copies in other threads, in order: its whole state (first, and
@@ -65,7 +96,7 @@ export type IndexMessage =
   | { readonly type: 'swap'; readonly dataset: string; readonly swap: MainSwap };
 
 /** Options of a copy: where it asks the model it copies to catch up (resolves once the changes it published are received). */
-export interface ReadModelCopyOptions extends Pick<ReadModelOptions, 'documentCacheBytes'> {
+export interface ReadModelCopyOptions extends Pick<ReadModelOptions, 'documentCacheBytes' | 'replica'> {
   catchUp: () => Promise<void>;
 }
 
@@ -94,6 +125,9 @@ let versions = 0;
 
 /** Attempts at a page whose documents' snapshot is newer than the index; the last one is served as read. */
 const PAGE_ATTEMPTS = 3;
+
+/** Longest pause between two reads of a replica that is behind: replay usually takes a millisecond or two. */
+const REPLICA_MAX_PAUSE_MS = 16;
 
 export class ReadModel {
   private parts = new Map<string, Part>();
@@ -124,6 +158,8 @@ export class ReadModel {
   private readonly publish: ((message: IndexMessage) => void) | undefined;
   /** In a copy, how it catches up: by asking the model it copies. */
   private readonly remoteCatchUp: (() => Promise<void>) | undefined;
+  private readonly replica: ReplicaOptions | undefined;
+  private readonly replicaReads: ReplicaReads = { current: 0, waited: 0, primary: 0 };
 
   private constructor(
     private readonly db: Database,
@@ -132,6 +168,7 @@ export class ReadModel {
   ) {
     this.publish = options.publish;
     this.remoteCatchUp = remoteCatchUp;
+    this.replica = options.replica;
     this.buildBatchRows = options.buildBatchRows ?? 20_000;
     this.changeBatch = options.changeBatch ?? 5_000;
     this.onError = options.onError ?? (() => undefined);
@@ -156,7 +193,11 @@ export class ReadModel {
    * publishes and asking it to catch up (it never reads the change log itself).
    */
   static copy(db: Database, state: Extract<IndexMessage, { type: 'state' }>, options: ReadModelCopyOptions): ReadModel {
-    const model = new ReadModel(db, { documentCacheBytes: options.documentCacheBytes }, options.catchUp);
+    const model = new ReadModel(
+      db,
+      { documentCacheBytes: options.documentCacheBytes, replica: options.replica },
+      options.catchUp,
+    );
     model.adoptState(state);
     return model;
   }
@@ -196,10 +237,10 @@ export class ReadModel {
   }
 
   /** Records and estimated bytes per dataset, and the log position: for metrics and the README's figures. */
-  stats(): { position: ChangePosition; datasets: Record<string, { records: number; bytes: number }> } {
+  stats(): ReadModelStats {
     const datasets: Record<string, { records: number; bytes: number }> = {};
     for (const [name, { index }] of this.parts) datasets[name] = { records: index.size, bytes: index.bytesUsed() };
-    return { position: this.follower.position, datasets };
+    return { position: this.follower.position, datasets, ...(this.replica && { replicaReads: { ...this.replicaReads } }) };
   }
 
   /**
@@ -240,7 +281,7 @@ export class ReadModel {
         current = true;
         continue;
       }
-      const read = await documentsWithHead(this.db, table, missing, view && dataset.key.column);
+      const read = await this.documentsAt(position, table, missing, view && dataset.key.column);
       const docs = view ? new Map([...read.docs].map(([id, doc]) => [id, view.serve(doc, read.keys.get(id)!)])) : read.docs;
       for (const [id, doc] of docs) found.set(id, doc);
       // The head read with the documents is where the index stood: nothing committed since, so
@@ -256,6 +297,34 @@ export class ReadModel {
       await this.catchUp();
       current = true;
     }
+  }
+
+  /**
+   * The documents and the head of one snapshot at or past `position`: from the replica once it has
+   * replayed that far (a head behind it means older documents than the index picked), else from
+   * the primary. A head past it is the caller's to handle, as with the primary.
+   */
+  private async documentsAt(
+    position: ChangePosition,
+    table: string,
+    ids: readonly number[],
+    keyColumn?: string,
+  ): Promise<Documents> {
+    const { replica } = this;
+    if (replica === undefined) return documentsWithHead(this.db, table, ids, keyColumn);
+    const deadline = performance.now() + replica.waitMs;
+    for (let pause = 1, waited = false; ; pause = Math.min(2 * pause, REPLICA_MAX_PAUSE_MS), waited = true) {
+      const read = await documentsWithHead(replica.db, table, ids, keyColumn);
+      if (comparePositions(read.head, position) >= 0) {
+        this.replicaReads[waited ? 'waited' : 'current']++;
+        return read;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      await delay(Math.min(pause, left));
+    }
+    this.replicaReads.primary++;
+    return documentsWithHead(this.db, table, ids, keyColumn);
   }
 
   /** Where a dataset's documents are kept, as stored or as a view serves them; every name is dropped on a change. */

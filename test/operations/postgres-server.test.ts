@@ -19,7 +19,7 @@ interface Served {
 }
 
 /** `dealsignal serve ARGS` on DATABASE_URL=url; resolves once the banner (and what follows it) is printed. */
-async function serve(url: string, args: string[] = []): Promise<Served> {
+async function serve(url: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     DATABASE_URL: url,
@@ -31,6 +31,7 @@ async function serve(url: string, args: string[] = []): Promise<Served> {
     SHUTDOWN_DELAY_MS: '0',
     LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
     WEBHOOK_DELIVERY: 'false',
+    ...extraEnv,
   };
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { env });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -128,7 +129,8 @@ describeNeeding('dealsignal serve on a PostgreSQL database of its own', 'postgre
   });
 
   it('with two workers, one process serves from one index: a record ingested is in the next answer of each', async () => {
-    const server = await serve(url.href, ['--workers', '2']);
+    // The primary named as its own replica (always current): each thread reads its pages' documents through the replica's pool.
+    const server = await serve(url.href, ['--workers', '2'], { DATABASE_REPLICA_URL: url.href });
     const db = await openPostgres({ connectionString: url.href, poolSize: 1 });
     try {
       const { key } = await makeKey(db, 'enterprise');
@@ -163,6 +165,9 @@ describeNeeding('dealsignal serve on a PostgreSQL database of its own', 'postgre
       assert.equal(heaps.length, 3, metrics);
       assert.ok(heaps.some(([, thread]) => thread === 'main'));
       for (const [, , bytes] of heaps) assert.ok(Number(bytes) > 0);
+      // The threads' replica reads, summed: the pages above read their documents there.
+      const replicaReads = Number(/^dealsignal_replica_page_reads_total\{outcome="current"\} (\d+)/m.exec(metrics)?.[1]);
+      assert.ok(replicaReads >= 1, metrics);
     } finally {
       await db.close();
       assert.equal(await server.stop(), 0);

@@ -118,6 +118,20 @@ export interface OpenOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * The streaming replica of DATABASE_URL when DATABASE_REPLICA_URL is set: read only, by the read
+ * model's document reads (a replica refuses writes, so nothing else may use it).
+ */
+export async function openReplica(config: Config, { onError }: Pick<OpenOptions, 'onError'> = {}): Promise<Database | undefined> {
+  if (!config.databaseReplicaUrl) return undefined;
+  return openPostgres({
+    connectionString: config.databaseReplicaUrl,
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.statementTimeoutMs,
+    onError,
+  });
+}
+
 /** Opens PostgreSQL when DATABASE_URL is set, else the embedded store in DATA_DIR. */
 export async function openDatabase(config: Config, { onError, log }: OpenOptions = {}): Promise<Database> {
   if (config.databaseUrl) {

@@ -83,7 +83,7 @@ export class Metrics {
   }
 
   /** Gauges of the in-memory filter index: records and estimated bytes per dataset, and how far it follows the log. */
-  watchIndex(stats: () => { position: { seq: number }; datasets: Record<string, { records: number; bytes: number }> }): void {
+  watchIndex(stats: () => IndexStats): void {
     new client.Gauge({
       name: 'dealsignal_index_records',
       help: 'Records in the in-memory filter index, per dataset',
@@ -115,7 +115,28 @@ export class Metrics {
         this.set(stats().position.seq);
       },
     });
+    if (stats().replicaReads === undefined) return;
+    new client.Counter({
+      name: 'dealsignal_replica_page_reads_total',
+      help:
+        "List pages' document reads from the replica: current (it had replayed up to the index's position), " +
+        'waited (it caught up within REPLICA_WAIT_MS) or primary (still behind: read from the primary)',
+      labelNames: ['outcome'] as const,
+      registers: [this.registry],
+      collect() {
+        const reads = stats().replicaReads!;
+        this.reset();
+        for (const [outcome, count] of Object.entries(reads)) this.inc({ outcome }, count);
+      },
+    });
   }
+}
+
+/** What the read model reports (src/read): the figures of its indexes, and of its replica reads when it has a replica. */
+export interface IndexStats {
+  position: { seq: number };
+  datasets: Record<string, { records: number; bytes: number }>;
+  replicaReads?: Record<string, number>;
 }
 
 /** How long the main thread waits for each thread's figures, and a thread for the main thread's answer. */
