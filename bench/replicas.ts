@@ -226,7 +226,7 @@ async function main(): Promise<void> {
     // Again while the v1 explore mix loads both instances through HAProxy: replay then competes for the cores and lags.
     console.log(`\n--- the same under load (v1 explore through HAProxy meanwhile)`);
     // Long enough for the check to run slower under load (it is measured against the load's whole length).
-    const loadSeconds = Math.ceil(5 * checkSeconds) + 5;
+    const loadSeconds = Math.ceil(10 * checkSeconds) + 10;
     const background = loadMix(
       options.connections,
       haproxy.baseUrl,

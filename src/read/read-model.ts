@@ -8,9 +8,10 @@
 // snapshot; when it moved, the new changes are applied and the page asked again. A page whose
 // documents are all kept waits for a catch-up read of the log, shared by concurrent requests.
 //
-// With a streaming replica, the documents are read there and the same head tells whether the
-// replica has replayed up to the index's position: while it is behind, the page waits for it
-// (never serving an older document than the index picked), and reads the primary past a limit.
+// With a streaming replica, the index first catches up with the primary's log (shared, as for
+// kept documents), then the documents are read on the replica, whose head tells whether it has
+// replayed up to the index's position: while it is behind, the page waits for it (never serving an
+// older document than the index picked), and reads the primary past a limit.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Database, Queryable } from '../platform/db/index.js';
 import { comparePositions, type Change, type ChangePosition } from '../changes/index.js';
@@ -266,6 +267,13 @@ export class ReadModel {
     // committed before the call, and so do the cached documents (see `documents`).
     let current = false;
     for (let attempt = 1; ; attempt++) {
+      // A replica's head tells where the replica stands, not whether the primary has taken writes
+      // the index has not: with one, the index first takes in every write committed before the call
+      // (a catch-up read of the primary's log, shared by concurrent requests).
+      if (this.replica !== undefined && !current) {
+        await this.catchUp();
+        current = true;
+      }
       const position = this.follower.position;
       const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit, sort);
       const found = new Map<number, string>();
