@@ -53,7 +53,7 @@ const SPECIAL: Record<string, string> = {
 
 function main(): void {
   const [file, ...rest] = process.argv.slice(2);
-  if (!file) throw new Error('usage: bench/cpu-profile.ts FILE.cpuprofile [--top N]');
+  if (!file) throw new Error('usage: bench/cpu-profile.ts FILE.cpuprofile [--top N] [--last SECONDS]');
   const option = (name: string) => {
     const at = rest.indexOf(name);
     return at >= 0 ? Number(rest[at + 1]) : undefined;

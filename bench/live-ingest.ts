@@ -15,6 +15,9 @@ export const LIVE_BATCH = LIVE_RECORDS_PER_SECOND / KINDS.length;
 
 // Every live record carries a mark, so the run can take them out of the bench data again.
 const SOURCE_ID_PREFIX = 'bench-live-';
+
+/** The source id of a funding round a benchmark adds: marked, so removeLiveRecords takes it out again. */
+export const liveSourceId = (suffix: string) => `${SOURCE_ID_PREFIX}${suffix}`;
 /** Job changes are keyed by a UUID: these share their first 48 bits, which no generated UUID is likely to. */
 const SIGNAL_ID_PREFIX = 'bec4a11e-0000-';
 
@@ -96,7 +99,7 @@ export class LiveIngest {
     for (let i = 0; i < LIVE_BATCH; i++) {
       if (kind === 'funding') {
         const record = this.funding.next().value as object;
-        lines.push(JSON.stringify({ ...record, date_seen: now, source_id: `${SOURCE_ID_PREFIX}${this.run}-${this.sequence++}` }));
+        lines.push(JSON.stringify({ ...record, date_seen: now, source_id: liveSourceId(`${this.run}-${this.sequence++}`) }));
       } else {
         const record = this.jobChanges.next().value as object;
         const signalId = SIGNAL_ID_PREFIX + randomUUID().slice(SIGNAL_ID_PREFIX.length);

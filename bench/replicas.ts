@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateFundingRecords } from '../src/demo/v1-generator.js';
 import { foundData, postgresVersion, type FoundData } from './database.js';
-import { removeLiveRecords } from './live-ingest.js';
+import { liveSourceId, removeLiveRecords } from './live-ingest.js';
 import { runHttpLoad } from './load.js';
 import { OTHER_PARTS_OPTIONS, WORK_DIR, wholeNumber } from './options.js';
 import { memoryOf, stopService, type Service } from './processes.js';
@@ -39,8 +39,6 @@ const USAGE = 'npm run bench -- --only replicas [--duration N] [--warmup N] [--c
 const SCRIPT = fileURLToPath(new URL('./random-paths.lua', import.meta.url));
 const LIST_DIR = join(WORK_DIR, 'replicas');
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
-// The live records' mark (bench/live-ingest.ts), so removeLiveRecords takes these out again too.
-const SOURCE_ID_PREFIX = 'bench-live-';
 
 interface Check {
   /** Writes checked: each ingested through one instance, then read through the other. */
@@ -67,8 +65,27 @@ async function replicaOutcomes(base: string): Promise<Record<string, number>> {
   return outcomes;
 }
 
+/** Replica reads by outcome as the section lists them: `current 200, waited 0, primary 0`. */
+const outcomeList = (outcomes: Record<string, number>) =>
+  Object.entries(outcomes)
+    .map(([outcome, n]) => `${outcome} ${int(n)}`)
+    .join(', ');
+
+/** A check's result on the console, and loudly when a read was stale. */
+function printCheck(check: Check, when: string): void {
+  console.log(
+    `   ${check.stale} stale of ${check.writes}; read after the ack p50 ${ms(check.readP50Ms)} ms, p99 ${ms(check.readP99Ms)} ms; ` +
+      `replica reads ${JSON.stringify(check.outcomes)}`,
+  );
+  if (check.stale > 0)
+    loud(`${when}, ${check.stale} reads missed a record ingested through the other instance: ${check.firstStale}`);
+}
+
 const sum = (a: Record<string, number>, b: Record<string, number>) =>
   Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]));
+/** Every instance's replica reads by outcome, summed. */
+const replicaOutcomesOf = async (instances: Service[]) =>
+  (await Promise.all(instances.map((i) => replicaOutcomes(i.baseUrl)))).reduce(sum, {});
 const minus = (a: Record<string, number>, b: Record<string, number>) =>
   Object.fromEntries(Object.keys(a).map((k) => [k, (a[k] ?? 0) - (b[k] ?? 0)]));
 
@@ -81,7 +98,7 @@ async function readYourWrites(instances: Service[], key: string, writes: number,
   const run = randomBytes(4).toString('hex');
   const reads = new LatencyRecorder();
   const acks = new LatencyRecorder();
-  const before = (await Promise.all(instances.map((i) => replicaOutcomes(i.baseUrl)))).reduce(sum, {});
+  const before = await replicaOutcomesOf(instances);
   let stale = 0;
   let firstStale: string | undefined;
   let lagBytesMax = 0;
@@ -90,7 +107,7 @@ async function readYourWrites(instances: Service[], key: string, writes: number,
     const reader = instances[(i + 1) % 2]!;
     const name = `Replica Check ${run} ${i}`;
     const record = { ...(rounds.next().value as object), company_name: name, date_seen: new Date().toISOString() };
-    const body = `${JSON.stringify({ ...record, source_id: `${SOURCE_ID_PREFIX}replicas-${run}-${i}` })}\n`;
+    const body = `${JSON.stringify({ ...record, source_id: liveSourceId(`replicas-${run}-${i}`) })}\n`;
     const sent = performance.now();
     const ingest = await fetch(`${writer.baseUrl}/admin/ingest/funding`, {
       method: 'POST',
@@ -111,7 +128,7 @@ async function readYourWrites(instances: Service[], key: string, writes: number,
     }
     lagBytesMax = Math.max(lagBytesMax, await replica());
   }
-  const after = (await Promise.all(instances.map((i) => replicaOutcomes(i.baseUrl)))).reduce(sum, {});
+  const after = await replicaOutcomesOf(instances);
   const readsSorted = reads.sorted();
   return {
     writes,
@@ -218,11 +235,7 @@ async function main(): Promise<void> {
     const checkStarted = performance.now();
     const check = await readYourWrites(instances, key, checks, lag);
     const checkSeconds = (performance.now() - checkStarted) / 1000;
-    console.log(
-      `   ${check.stale} stale of ${check.writes}; read after the ack p50 ${ms(check.readP50Ms)} ms, p99 ${ms(check.readP99Ms)} ms; ` +
-        `replica reads ${JSON.stringify(check.outcomes)}`,
-    );
-    if (check.stale > 0) loud(`${check.stale} reads missed a record ingested through the other instance: ${check.firstStale}`);
+    printCheck(check, 'idle');
     // Again while the v1 explore mix loads both instances through HAProxy: replay then competes for the cores and lags.
     console.log(`\n--- the same under load (v1 explore through HAProxy meanwhile)`);
     // Long enough for the check to run slower under load (it is measured against the load's whole length).
@@ -241,11 +254,7 @@ async function main(): Promise<void> {
     const backgroundLoad = await background;
     if (underLoadSeconds + 1 > loadSeconds)
       loud(`the check under load took ${underLoadSeconds.toFixed(0)} s, longer than the load (${loadSeconds} s)`);
-    console.log(
-      `   ${underLoad.stale} stale of ${underLoad.writes}; read after the ack p50 ${ms(underLoad.readP50Ms)} ms, p99 ${ms(underLoad.readP99Ms)} ms; ` +
-        `replica reads ${JSON.stringify(underLoad.outcomes)}`,
-    );
-    if (underLoad.stale > 0) loud(`under load, ${underLoad.stale} reads missed a record: ${underLoad.firstStale}`);
+    printCheck(underLoad, 'under load');
 
     const mixes: Mix[] = [
       { label: 'v1 explore', paths: lists.v1Explore },
@@ -266,7 +275,7 @@ async function main(): Promise<void> {
         measured.push({ layout, mix: mix.label, load });
       }
     }
-    const outcomesAfter = (await Promise.all(instances.map((i) => replicaOutcomes(i.baseUrl)))).reduce(sum, {});
+    const outcomesAfter = await replicaOutcomesOf(instances);
     const memory = instances.map((i) => memoryOf(i.child.pid)?.rssMb ?? Number.NaN);
 
     const rows = measured.map(
@@ -291,20 +300,12 @@ async function main(): Promise<void> {
       `**Read your writes across instances**: ${check.writes} funding rounds, each ingested through one instance (admin API) and, once acknowledged, ` +
         `page 1 of \`/api/v1/funding\` asked of the other: **${check.stale} stale** answers. Acknowledgement p50 ${ms(check.ackP50Ms)} ms; the other ` +
         `instance's answer p50 ${ms(check.readP50Ms)} ms, p99 ${ms(check.readP99Ms)} ms. Replica reads of those pages: ` +
-        `${Object.entries(check.outcomes)
-          .map(([outcome, n]) => `${outcome} ${int(n)}`)
-          .join(
-            ', ',
-          )} (current: the replica had replayed up to the index's position; waited: it caught up within REPLICA_WAIT_MS; ` +
+        `${outcomeList(check.outcomes)} (current: the replica had replayed up to the index's position; waited: it caught up within REPLICA_WAIT_MS; ` +
         `primary: read from the primary after the wait). Largest replay lag seen after a read: ${int(check.lagBytesMax)} bytes of WAL.`,
       '',
       `**The same while the v1 explore mix loads both instances through HAProxy** (${describeLoad(backgroundLoad)} over ${loadSeconds} s): ` +
         `**${underLoad.stale} stale** of ${underLoad.writes}; acknowledgement p50 ${ms(underLoad.ackP50Ms)} ms; the other instance's answer p50 ` +
-        `${ms(underLoad.readP50Ms)} ms, p99 ${ms(underLoad.readP99Ms)} ms; replica reads meanwhile (the load's pages included) ${Object.entries(
-          underLoad.outcomes,
-        )
-          .map(([outcome, n]) => `${outcome} ${int(n)}`)
-          .join(', ')}; largest replay lag seen ${int(underLoad.lagBytesMax)} bytes.`,
+        `${ms(underLoad.readP50Ms)} ms, p99 ${ms(underLoad.readP99Ms)} ms; replica reads meanwhile (the load's pages included) ${outcomeList(underLoad.outcomes)}; largest replay lag seen ${int(underLoad.lagBytesMax)} bytes.`,
       '',
       `**Throughput**: ${int(lists.v1Explore.length)} v1 explore and ${int(lists.v2Explore.length)} v2 explore paths drawn from the data (bench/realistic.ts's lists), ` +
         `wrk ${options.connections} connections, ${options.warmupSeconds} s warm-up then ${options.durationSeconds} s measured per row, idle (no ingest):`,
@@ -316,9 +317,7 @@ async function main(): Promise<void> {
       `Two instances against one: v1 explore ${ratioOf('v1 explore')}, v2 explore ${ratioOf('v2 explore')}. ` +
         'On one 2-core machine the two instances, HAProxy, wrk and both PostgreSQL clusters share the same two cores, so this shows the layout works ' +
         'and what it costs, not what a second machine adds. Replica reads over the whole run: ' +
-        `${Object.entries(outcomesAfter)
-          .map(([outcome, n]) => `${outcome} ${int(n)}`)
-          .join(', ')}.`,
+        `${outcomeList(outcomesAfter)}.`,
       '',
     ].join('\n');
     console.log(`\n${section}`);

@@ -77,7 +77,6 @@ export async function startWith(
   env: Record<string, string | undefined>,
   options: BenchOptions,
   workers = options.workers,
-  name?: string,
 ): Promise<Service> {
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   const assign = (values: Record<string, string | undefined>) => {
@@ -88,7 +87,7 @@ export async function startWith(
   };
   assign(env);
   try {
-    return await startDealsignal(options.databaseUrl, options.poolSize, workers, name);
+    return await startDealsignal(options.databaseUrl, options.poolSize, workers);
   } finally {
     assign(saved);
   }

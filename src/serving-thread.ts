@@ -32,5 +32,9 @@ await listenAndServe(data.config, db, {
   ...(data.listenFd !== undefined && { listenFd: data.listenFd }),
   onListening: (fd) => report({ type: 'listening', fd }),
   onShutdown: (listener) => shutdownListeners.push(listener),
-  onStopped: (code) => report({ type: 'stopped', code }),
+  // The replica's pool is this thread's own (listenAndServe closes the primary's).
+  onStopped: (code) =>
+    void Promise.resolve(replica?.close())
+      .catch(() => undefined)
+      .then(() => report({ type: 'stopped', code })),
 });

@@ -321,15 +321,17 @@ export class ReadModel {
     const { replica } = this;
     if (replica === undefined) return documentsWithHead(this.db, table, ids, keyColumn);
     const deadline = performance.now() + replica.waitMs;
-    for (let pause = 1, waited = false; ; pause = Math.min(2 * pause, REPLICA_MAX_PAUSE_MS), waited = true) {
+    let pause = 1;
+    for (let attempt = 1; ; attempt++) {
       const read = await documentsWithHead(replica.db, table, ids, keyColumn);
       if (comparePositions(read.head, position) >= 0) {
-        this.replicaReads[waited ? 'waited' : 'current']++;
+        this.replicaReads[attempt === 1 ? 'current' : 'waited']++;
         return read;
       }
       const left = deadline - performance.now();
       if (left <= 0) break;
       await delay(Math.min(pause, left));
+      pause = Math.min(2 * pause, REPLICA_MAX_PAUSE_MS);
     }
     this.replicaReads.primary++;
     return documentsWithHead(this.db, table, ids, keyColumn);

@@ -718,8 +718,5 @@ async function finalizeText(column: StagingText, rank: Int32Array, slicer: Slice
       ranks[rank[row]!] = code < 0 ? -1 : renumber[code]!;
     }
   });
-  return {
-    keys: await PackedKeys.packInRuns(keys, slicer),
-    ranks,
-  };
+  return { keys: await PackedKeys.packInRuns(keys, slicer), ranks };
 }

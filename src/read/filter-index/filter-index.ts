@@ -31,7 +31,6 @@ import type {
   QueryResult,
   SortOrder,
 } from './types.js';
-
 import { Slicer } from './time-slicer.js';
 
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
