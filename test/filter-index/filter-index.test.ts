@@ -220,6 +220,8 @@ const optionsArb: fc.Arbitrary<FilterIndexOptions> = fc.record({
   sliceMs: fc.constantFrom(0, 4),
   // Infinity: every key or words condition drives the evaluation, whatever it matches.
   selectiveShare: fc.oneof(fc.constantFrom(0, 1 / 32, 0.25, 1), { weight: 3, arbitrary: fc.constant(Infinity) }),
+  // 0: every number column keeps its values; 2: only columns of at most two distinct values are coded.
+  maxCodedValues: fc.constantFrom(0, 2, 65_535),
 });
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

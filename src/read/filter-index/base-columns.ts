@@ -32,11 +32,24 @@ export interface MultiIndex {
  * conditions) have their value read.
  */
 export interface NumberIndex {
-  readonly values: Float64Array;
+  /**
+   * The values when there are too many distinct ones to code (more than 65,535); else null and
+   * each position's value is `dictionary[codes[position]]` (1 or 2 bytes a record instead of 8).
+   */
+  readonly values: Float64Array | null;
+  readonly codes: Uint8Array | Uint16Array | null;
+  /** The distinct values ascending after NaN (code 0, null); empty when `values` holds them. */
+  readonly dictionary: Float64Array;
   readonly thresholds: Float64Array;
   readonly planes: readonly Uint32Array[];
   /** For a `sorted` column. */
   readonly order: ColumnOrder | null;
+}
+
+/** The value at a position of a number column (NaN for null). */
+export function numberAt(index: NumberIndex, position: number): number {
+  const { codes } = index;
+  return codes === null ? index.values![position]! : index.dictionary[codes[position]!]!;
 }
 
 /**
@@ -212,7 +225,14 @@ export class MainPart {
         bitsets: [EMPTY_BITS],
       })),
       multis: repeat(schema.counts.multi, () => ({ values: [], lookup: new Map(), bitsets: [] })),
-      numbers: repeat(schema.counts.number, () => ({ values: none, thresholds: none, planes: [], order: null })),
+      numbers: repeat(schema.counts.number, () => ({
+        values: none,
+        codes: null,
+        dictionary: none,
+        thresholds: none,
+        planes: [],
+        order: null,
+      })),
       keys: repeat(schema.counts.key, () => ({ hashes: none, positions })),
       words: repeat(schema.counts.words, () => ({ words: PackedKeys.EMPTY, offsets: new Int32Array(1), postings: positions })),
       texts: repeat(schema.counts.text, () => ({ keys: PackedKeys.EMPTY, ranks: positions, order: { positions, valued: 0 } })),
@@ -570,9 +590,9 @@ export class MainPart {
             for (let s = 0; s < term.sets.length; s++) if (hasBit(term.sets[s]!, position)) continue next;
           }
         } else if (term.kind === 'number') {
-          if (!(term.index.values[position]! >= term.min)) continue next;
+          if (!(numberAt(term.index, position) >= term.min)) continue next;
         } else if (term.kind === 'atMost') {
-          if (!(term.index.values[position]! <= term.max)) continue next;
+          if (!(numberAt(term.index, position) <= term.max)) continue next;
         } else if (!hasBit(listBits[list++]!, position)) continue next;
       }
       matches[total++] = position;
@@ -640,7 +660,9 @@ export class MainPart {
         case 'number': {
           const index = this.numbers[slot]!;
           out[column.name] = bytes([
-            index.values,
+            ...(index.values ? [index.values] : []),
+            ...(index.codes ? [index.codes] : []),
+            index.dictionary,
             index.thresholds,
             ...index.planes,
             ...(index.order ? [index.order.positions] : []),
@@ -701,7 +723,7 @@ function andNotSets(acc: Uint32Array, sets: readonly Uint32Array[], firstWord: n
 
 /** acc &= (value <= max) over [firstWord, lastWord]; only the bucket of `max` is read value by value. */
 function andAtMost(acc: Uint32Array, index: NumberIndex, max: number, firstWord: number, lastWord: number): number {
-  const { thresholds, planes, values } = index;
+  const { thresholds, planes } = index;
   // `edge` is the code of the bucket holding `max` (the thresholds at or below it): records with a
   // lower code but 0 (null) are <= max, those with that code may be, higher ones are not.
   let edge = 0;
@@ -729,7 +751,7 @@ function andAtMost(acc: Uint32Array, index: NumberIndex, max: number, firstWord:
     if (edge !== 0) {
       for (; equal !== 0; equal &= equal - 1) {
         const bit = equal & -equal;
-        if (values[(w << 5) | lowestBit(bit)]! <= max) kept |= bit;
+        if (numberAt(index, (w << 5) | lowestBit(bit)) <= max) kept |= bit;
       }
     }
     any |= acc[w] = kept;
@@ -739,7 +761,7 @@ function andAtMost(acc: Uint32Array, index: NumberIndex, max: number, firstWord:
 
 /** acc &= (value >= min) over [firstWord, lastWord]; only the bucket of `min` is read value by value. */
 function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord: number, lastWord: number): number {
-  const { thresholds, planes, values } = index;
+  const { thresholds, planes } = index;
   // Records whose code is above `edge` are >= min; those whose code equals it may be. Code 0 (null)
   // is never checked: when the edge is 0 every non-null record matches.
   const edge = lowerBound(thresholds, min);
@@ -761,7 +783,7 @@ function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord
     if (edge !== 0) {
       for (; equal !== 0; equal &= equal - 1) {
         const bit = equal & -equal;
-        if (values[(w << 5) | lowestBit(bit)]! >= min) kept |= bit;
+        if (numberAt(index, (w << 5) | lowestBit(bit)) >= min) kept |= bit;
       }
     }
     any |= acc[w] = kept;

@@ -7,6 +7,7 @@ import { popcount, setBit, wordCount } from './bits.js';
 import { PackedKeys } from './packed-keys.js';
 import {
   MainPart,
+  numberAt,
   type ColumnOrder,
   type Codes,
   type IdArray,
@@ -188,7 +189,7 @@ export class Staging {
     this.ids.push(base.ids[position]!);
     this.sortAt.push(base.sortAt[position]!);
     for (let slot = 0; slot < this.enums.length; slot++) this.enums[slot]!.codes.push(base.enums[slot]!.codes[position]!);
-    for (let slot = 0; slot < this.numbers.length; slot++) this.numbers[slot]!.push(base.numbers[slot]!.values[position]!);
+    for (let slot = 0; slot < this.numbers.length; slot++) this.numbers[slot]!.push(numberAt(base.numbers[slot]!, position));
     // The base's ranks are its key codes (its keys are the staging's base keys).
     for (let slot = 0; slot < this.texts.length; slot++) this.texts[slot]!.codes.push(base.texts[slot]!.ranks[position]!);
     return row;
@@ -294,14 +295,18 @@ export interface Carried {
   changeRows: Int32Array;
 }
 
+export interface FinalizeOptions {
+  /** A rebuild's rows in id order (see stageRebuild); absent on a first build. */
+  idOrder?: Int32Array;
+  /** A rebuild's base, whose column orders are carried over. */
+  carried?: Carried;
+  /** Most distinct values a number column is coded with (see codeValues). */
+  maxCodedValues: number;
+}
+
 /** Turns a staging area into a main part: rows sorted newest first, then each column's structures. */
-export async function finalize(
-  schema: Schema,
-  staging: Staging,
-  slicer: Slicer,
-  idOrder?: Int32Array,
-  carried?: Carried,
-): Promise<MainPart> {
+export async function finalize(schema: Schema, staging: Staging, slicer: Slicer, options: FinalizeOptions): Promise<MainPart> {
+  const { idOrder, carried } = options;
   const n = staging.rows;
   const rowIds = staging.ids.view();
   const rowSortAt = staging.sortAt.view();
@@ -381,11 +386,14 @@ export async function finalize(
   }
   for (const column of schema.columns) {
     if (column.kind !== 'number' || !column.sorted) continue;
-    const { values } = numbers[column.slot]!;
+    const values = numbers[column.slot]!.values!;
     const order = carried
       ? await carryOrder((p) => values[p]!, ids, rank, slicer, carried, carried.base.numbers[column.slot]!.order)
       : await valueOrder(values, byId, slicer);
     numbers[column.slot] = { ...numbers[column.slot]!, order };
+  }
+  for (let slot = 0; slot < numbers.length; slot++) {
+    numbers[slot] = await codeValues(numbers[slot]!, options.maxCodedValues, slicer);
   }
   return new MainPart({
     ids: await narrowIds(ids, slicer),
@@ -597,7 +605,8 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
       }
     }
   });
-  if (present === 0) return { values, thresholds: new Float64Array(0), planes: [], order: null };
+  const raw = { values, codes: null, dictionary: new Float64Array(0) };
+  if (present === 0) return { ...raw, thresholds: new Float64Array(0), planes: [], order: null };
   const step = Math.max(1, Math.floor(n / NUMBER_SAMPLE));
   const sampled: number[] = [];
   for (let p = 0; p < n; p += step) if (values[p] === values[p]) sampled.push(values[p]!);
@@ -625,7 +634,38 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
       for (let code = lo + 1, plane = 0; code !== 0; code >>>= 1, plane++) if ((code & 1) !== 0) planes[plane]![p >>> 5]! |= bit;
     }
   });
-  return { values, thresholds: Float64Array.from(thresholds), planes, order: null };
+  return { ...raw, thresholds: Float64Array.from(thresholds), planes, order: null };
+}
+
+/**
+ * A number column's values as codes into a dictionary of its distinct values when there are at
+ * most `maxCoded` of them (amounts, head counts and years repeat: 8 bytes a record become 1 or 2),
+ * else as they are. Codes follow the values' order, and -0 is coded as 0 (they compare equal).
+ */
+async function codeValues(index: NumberIndex, maxCoded: number, slicer: Slicer): Promise<NumberIndex> {
+  const values = index.values!;
+  const seen = new Map<number, number>();
+  let fits = true;
+  await chunked(values.length, slicer, (from, to) => {
+    for (let p = from; p < to && fits; p++) {
+      const value = values[p]!;
+      if (value === value && !seen.has(value)) {
+        seen.set(value, 0);
+        fits = seen.size <= maxCoded;
+      }
+    }
+  });
+  if (!fits) return index;
+  const dictionary = Float64Array.from([Number.NaN, ...Float64Array.from(seen.keys()).sort()]);
+  for (let code = 1; code < dictionary.length; code++) seen.set(dictionary[code]!, code);
+  const codes = dictionary.length <= 0x100 ? new Uint8Array(values.length) : new Uint16Array(values.length);
+  await chunked(values.length, slicer, (from, to) => {
+    for (let p = from; p < to; p++) {
+      const value = values[p]!;
+      if (value === value) codes[p] = seen.get(value)!;
+    }
+  });
+  return { ...index, values: null, codes, dictionary };
 }
 
 async function finalizeWords(column: StagingWords, rank: Int32Array, slicer: Slicer): Promise<WordsIndex> {

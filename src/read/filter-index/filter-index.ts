@@ -33,6 +33,9 @@ import type {
 } from './types.js';
 import { Slicer } from './time-slicer.js';
 
+/** Most distinct values a number column is coded with: codes take 2 bytes at most, 0 being null. */
+const MAX_CODED_VALUES = 0xffff;
+
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
 const DELTA_RECORD_BYTES = 256;
 
@@ -43,6 +46,7 @@ export class FilterIndex {
   private readonly onRebuildError: ((error: unknown) => void) | undefined;
   private readonly sliceMs: number;
   private readonly selectiveShare: number;
+  private readonly maxCodedValues: number;
   private readonly onSwap: ((swap: MainSwap) => void) | undefined;
   private main: MainPart;
   /** Records upserted since the main part was built, in (sortAt DESC, id DESC) order. */
@@ -61,6 +65,7 @@ export class FilterIndex {
     this.onRebuildError = options.onRebuildError;
     this.sliceMs = options.sliceMs ?? 4;
     this.selectiveShare = options.selectiveShare ?? 1 / 32;
+    this.maxCodedValues = Math.min(options.maxCodedValues ?? MAX_CODED_VALUES, MAX_CODED_VALUES);
     this.onSwap = options.onSwap;
     if (!(this.rebuildAfter >= 1)) throw new RangeError(`rebuildAfter ${this.rebuildAfter} is below 1`);
     if (!(this.sliceMs >= 0)) throw new RangeError(`sliceMs ${this.sliceMs} is below 0`);
@@ -251,7 +256,7 @@ export class FilterIndex {
         if (slicer.due(8)) await slicer.pause();
       }
     }
-    this.swap(this.shareable(await finalize(this.schema, staging, slicer)));
+    this.swap(this.shareable(await finalize(this.schema, staging, slicer, { maxCodedValues: this.maxCodedValues })));
   }
 
   /** The part as this index keeps it: with its arrays in SharedArrayBuffers when copies in other threads read it. */
@@ -265,7 +270,10 @@ export class FilterIndex {
     const base = this.main;
     const staged = await stageRebuild(this.schema, base, base.removed.slice(), this.delta.slice(), slicer);
     const { staging, idOrder, newRow, changeRows } = staged;
-    this.swap(this.shareable(await finalize(this.schema, staging, slicer, idOrder, { base, newRow, changeRows })));
+    const carried = { base, newRow, changeRows };
+    this.swap(
+      this.shareable(await finalize(this.schema, staging, slicer, { idOrder, carried, maxCodedValues: this.maxCodedValues })),
+    );
   }
 
   /**

@@ -7,7 +7,7 @@
 //   limit are selected with a bounded heap: a pass over the matches, cheap for a narrow filter.
 // The delta's matches (a few thousand at most) join the candidates either way. Figures in the
 // docs/architecture.md ("How a page is served").
-import type { MainPart } from './base-columns.js';
+import { numberAt, type MainPart } from './base-columns.js';
 import { PackedKeys } from './packed-keys.js';
 import type { PreparedOrder, PreparedRecord } from './records.js';
 
@@ -65,8 +65,8 @@ export function orderedPage(
   const ids = new Float64Array(candidates);
   const sign = order.descending ? -1 : 1;
   if (order.kind === 'number') {
-    const column = main.numbers[order.slot]!.values;
-    for (let i = 0; i < fromMain; i++) values[i] = sign * column[positions[i]!]!;
+    const column = main.numbers[order.slot]!;
+    for (let i = 0; i < fromMain; i++) values[i] = sign * numberAt(column, positions[i]!);
   } else {
     const { ranks } = main.texts[order.slot]!;
     for (let i = 0; i < fromMain; i++) {

@@ -108,6 +108,11 @@ export interface FilterIndexOptions {
    */
   selectiveShare?: number;
   /**
+   * A number column with at most this many distinct values (65,535 at most, the default) keeps a
+   * 1- or 2-byte code per record into a dictionary of them rather than 8-byte values.
+   */
+  maxCodedValues?: number;
+  /**
    * Called with each main part put in use, for the copies of the index in other threads
    * (FilterIndex.fromState) to adopt it. With it, main parts are built with their typed arrays in
    * SharedArrayBuffers, so the copies read the same memory.
