@@ -30,6 +30,12 @@ export interface Config {
   keyCacheMs: number;
   /** Memory for served documents kept by id, dropped when the change log says they changed; 0 disables. */
   documentCacheBytes: number;
+  /**
+   * Old-generation limit of each serving thread's V8 heap (`serve --workers N`, N > 1); 0 leaves V8's
+   * own. Below 1 GiB V8 also grows a heap by a smaller factor before collecting it, so a thread holds
+   * closer to what it uses.
+   */
+  threadHeapMb: number;
   /** Seed demo data and a demo key when the store is empty (embedded store only by default). */
   seedDemo: boolean;
   /** Record every keyed request (the account page's usage chart); off only to measure its cost. */
@@ -125,6 +131,13 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** THREAD_HEAP_MB: 0 (V8's own limit) or at least what a serving thread needs to start and serve. */
+function threadHeapVar(env: Env, problems: string[]): number {
+  const value = intVar(env, 'THREAD_HEAP_MB', 160, 0, 65_536, problems);
+  if (value > 0 && value < 64) problems.push(`THREAD_HEAP_MB=${value} must be 0 or at least 64`);
+  return value;
+}
 
 function intVar(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
   const raw = env[name];
@@ -248,6 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevelRaw) ? (logLevelRaw as Config['logLevel']) : 'info',
     keyCacheMs: intVar(env, 'KEY_CACHE_MS', 1000, 0, 60_000, problems),
     documentCacheBytes: intVar(env, 'DOCUMENT_CACHE_MB', 32, 0, 16_384, problems) * 1024 * 1024,
+    threadHeapMb: threadHeapVar(env, problems),
     seedDemo: boolVar(env, 'SEED_DEMO', databaseUrl === undefined, problems),
     usageRecording: boolVar(env, 'USAGE_RECORDING', true, problems),
     credits: {

@@ -98,7 +98,6 @@ export async function serve(
   } else {
     // This thread builds the indexes and follows the change log; the serving threads read them.
     const shared = await SharedReadModel.open(db, {
-      documentCacheBytes: config.documentCacheBytes,
       onError: (err) => console.error(`filter index rebuild failed: ${(err as Error).message ?? String(err)}`),
     });
     await startServingThreads(config, workers, shared, { db, onMetricsPorts: gatherThreadScrapes });

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase, openReplica } from './platform/db/index.js';
 import { relayScrapesTo } from './platform/infra/index.js';
-import { readModelCopy } from './read/index.js';
+import { KEPT_ANSWER_IDS, readModelCopy } from './read/index.js';
 import { listenAndServe } from './server.js';
 import type { ServingThreadData, ThreadReport } from './serving-threads.js';
 
@@ -19,7 +19,9 @@ relayScrapesTo(data.metricsPort);
 const db = await openDatabase(data.config);
 const replica = await openReplica(data.config);
 const readModel = await readModelCopy(db, data.readPort, {
-  documentCacheBytes: data.config.documentCacheBytes,
+  // The caches are the server's: each thread keeps its share, so a thread added costs no more of them.
+  documentCacheBytes: Math.floor(data.config.documentCacheBytes / data.threads),
+  keptAnswerIds: Math.floor(KEPT_ANSWER_IDS / data.threads),
   ...(replica && { replica: { db: replica, waitMs: data.config.replicaWaitMs } }),
 });
 const shutdownListeners: ((signal: string) => void)[] = [];

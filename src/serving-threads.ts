@@ -31,6 +31,8 @@ function newThread(options: WorkerOptions): Worker {
 /** What a serving thread is started with (see serving-thread.ts). */
 export interface ServingThreadData {
   config: Config;
+  /** How many serving threads the server runs (they share DOCUMENT_CACHE_MB out). */
+  threads: number;
   first: boolean;
   listenFd?: number;
   readPort: MessagePort;
@@ -72,10 +74,18 @@ export async function startServingThreads(
       const metrics = new MessageChannel();
       shared.connect(read.port1);
       metricsPorts.push(metrics.port1);
-      const data: ServingThreadData = { config, first, listenFd, readPort: read.port2, metricsPort: metrics.port2 };
+      const data: ServingThreadData = {
+        config,
+        threads: count,
+        first,
+        listenFd,
+        readPort: read.port2,
+        metricsPort: metrics.port2,
+      };
       const thread = newThread({
         workerData: data,
         transferList: [read.port2, metrics.port2],
+        ...(config.threadHeapMb > 0 && { resourceLimits: { maxOldGenerationSizeMb: config.threadHeapMb } }),
       });
       threads.push(thread);
       let listening = false;

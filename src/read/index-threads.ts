@@ -53,7 +53,7 @@ export class SharedReadModel {
 export function readModelCopy(
   db: Database,
   port: MessagePort,
-  options: Pick<ReadModelOptions, 'documentCacheBytes' | 'replica'> = {},
+  options: Pick<ReadModelOptions, 'documentCacheBytes' | 'keptAnswerIds' | 'replica'> = {},
 ): Promise<ReadModel> {
   const catchUp = async () => {
     const answer = await askPort<CaughtUp>(port, 'catchUp', 'caughtUp');

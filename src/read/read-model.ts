@@ -58,6 +58,8 @@ export interface ReadModelOptions {
   onError?: (error: unknown) => void;
   /** Memory for documents kept by id (default 32 MiB; 0 keeps none). */
   documentCacheBytes?: number;
+  /** Matches kept over every kept answer (default KEPT_ANSWER_IDS). */
+  keptAnswerIds?: number;
   /** Passed to each dataset's FilterIndex (tests rebuild after a few changes to exercise it). */
   index?: Omit<FilterIndexOptions, 'onRebuildError' | 'onSwap'>;
   /**
@@ -97,7 +99,7 @@ export type IndexMessage =
   | { readonly type: 'swap'; readonly dataset: string; readonly swap: MainSwap };
 
 /** Options of a copy: where it asks the model it copies to catch up (resolves once the changes it published are received). */
-export interface ReadModelCopyOptions extends Pick<ReadModelOptions, 'documentCacheBytes' | 'replica'> {
+export interface ReadModelCopyOptions extends Pick<ReadModelOptions, 'documentCacheBytes' | 'keptAnswerIds' | 'replica'> {
   catchUp: () => Promise<void>;
 }
 
@@ -120,6 +122,9 @@ interface KeptAnswer {
  * 100), which is what clients exploring a filter ask for next; deeper pages are computed each time.
  */
 const KEPT_MATCHES = 100;
+
+/** Matches kept over every kept answer of a process (about 16 MiB of heap); serving threads share it out. */
+export const KEPT_ANSWER_IDS = 2_000_000;
 
 /** Versions of the dataset indexes, shared so that a rebuilt index never reuses one. */
 let versions = 0;
@@ -147,10 +152,7 @@ export class ReadModel {
    * Recent answers of the index by filter, valid only at the version they were computed at: a
    * change to a dataset gives its index a new version, so an answer is never served stale.
    */
-  private readonly answers = new LRUCache<string, KeptAnswer>({
-    maxSize: 2_000_000,
-    sizeCalculation: (answer) => answer.ids.length + 16,
-  });
+  private readonly answers: LRUCache<string, KeptAnswer>;
   /** The names a dataset's documents are kept under in `documents`: the dataset's, and one per view served. */
   private readonly cacheNames = new Map<string, Set<string>>();
   /** The catch-up running now, and the one queued to start after it (see catchUp). */
@@ -177,6 +179,10 @@ export class ReadModel {
     const cacheBytes = options.documentCacheBytes ?? 32 * 1024 * 1024;
     this.documents =
       cacheBytes > 0 ? new LRUCache({ maxSize: cacheBytes, sizeCalculation: (doc: string) => doc.length + 64 }) : undefined;
+    this.answers = new LRUCache({
+      maxSize: Math.max(1, options.keptAnswerIds ?? KEPT_ANSWER_IDS),
+      sizeCalculation: (answer) => answer.ids.length + 16,
+    });
   }
 
   /** Builds the indexes of every dataset from the tables; resolves once they can serve. */
@@ -196,7 +202,7 @@ export class ReadModel {
   static copy(db: Database, state: Extract<IndexMessage, { type: 'state' }>, options: ReadModelCopyOptions): ReadModel {
     const model = new ReadModel(
       db,
-      { documentCacheBytes: options.documentCacheBytes, replica: options.replica },
+      { documentCacheBytes: options.documentCacheBytes, keptAnswerIds: options.keptAnswerIds, replica: options.replica },
       options.catchUp,
     );
     model.adoptState(state);

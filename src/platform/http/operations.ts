@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isMainThread } from 'node:worker_threads';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices, Lifecycle } from '../../app-services.js';
@@ -23,6 +24,11 @@ function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode
 
 // What an operator or a load balancer asks to decide about the process: never shed.
 const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * What may survive a full collection in a serving thread with a heap limit, as a share of the limit,
+ * before it sheds: the rest is room for the requests in flight to finish.
+ */
+const HEAP_SHED_SHARE = 0.8;
 // Paths outside /api and /admin that answer JSON or YAML rather than a page.
 const NOT_PAGES = new Set(['/openapi.json', '/docs/json', '/docs/yaml']);
 
@@ -76,7 +82,9 @@ export const operations = fp(
     // Under overload, answer 503 at once instead of letting latency grow without bound. This is
     // the first hook after the request id, so a shed request never reaches authentication, rate
     // limits or credits: it costs the client nothing and the server almost nothing.
-    const monitor = new EventLoopMonitor(config.loadShedding);
+    // A serving thread with a heap limit sheds before it would reach it (and end, stopping the server).
+    const heapLimited = !isMainThread && config.threadHeapMb > 0;
+    const monitor = new EventLoopMonitor({ ...config.loadShedding, maxHeapShare: heapLimited ? HEAP_SHED_SHARE : 0 });
     if (monitor.enabled) {
       monitor.start();
       app.addHook('onClose', async () => monitor.stop());
