@@ -519,13 +519,15 @@ async function measureDealsignal(ctx: Context, key: string, lists: WorkloadLists
     const figures: ServerFigures = {
       readyMs: server.readyMs ?? Number.NaN,
       memory: memoryOf(server.child.pid),
+      heaps: await threadHeaps(server.baseUrl),
       longestStallMs: stall,
     };
     console.log(
       `\nserver: ready after ${(figures.readyMs / 1000).toFixed(1)} s; longest event-loop stall ${ms(stall)} ms; ` +
         (figures.memory
           ? `RSS ${int(figures.memory.rssMb)} MiB now in ${figures.memory.processes} process(es), peaks ${int(figures.memory.peakMb)} MiB`
-          : 'memory unknown'),
+          : 'memory unknown') +
+        (figures.heaps.length ? `; V8 heaps ${heapsText(figures.heaps)}` : ''),
     );
     return { results, fresh, reference, server: figures };
   } finally {
@@ -661,6 +663,8 @@ interface Report {
 interface ServerFigures {
   readyMs: number;
   memory: { rssMb: number; peakMb: number; processes: number } | undefined;
+  /** Each thread's V8 heap after the workloads (the index's arrays are outside them). */
+  heaps: ThreadHeap[];
   /** Longest event-loop delay over the workloads (prom-client's monitor, 10 ms resolution); NaN when unread. */
   longestStallMs: number;
 }
@@ -678,6 +682,33 @@ async function longestStallMs(baseUrl: string): Promise<number> {
     return Number.NaN;
   }
 }
+
+interface ThreadHeap {
+  thread: string;
+  usedMb: number;
+  totalMb: number;
+}
+
+/** Each thread's V8 heap, used and reserved, from the server's `dealsignal_thread_heap_bytes`; empty when unread. */
+async function threadHeaps(baseUrl: string): Promise<ThreadHeap[]> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const heaps = new Map<string, ThreadHeap>();
+    for (const [, thread, kind, value] of text.matchAll(
+      /^dealsignal_thread_heap_bytes\{thread="([^"]+)",kind="(used|total)"\} (\S+)$/gm,
+    )) {
+      const heap = heaps.get(thread!) ?? { thread: thread!, usedMb: 0, totalMb: 0 };
+      heap[kind === 'used' ? 'usedMb' : 'totalMb'] = Number(value) / 1024 / 1024;
+      heaps.set(thread!, heap);
+    }
+    return [...heaps.values()];
+  } catch {
+    return [];
+  }
+}
+
+const heapsText = (heaps: ThreadHeap[]) =>
+  heaps.map((heap) => `${heap.thread} ${int(heap.usedMb)} of ${int(heap.totalMb)} MiB`).join(', ');
 
 const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a');
 
@@ -926,6 +957,9 @@ function render(report: Report): string {
       (report.server.memory
         ? `${int(report.server.memory.rssMb)} MiB in ${report.server.memory.processes} process(es), sum of their peaks ${int(report.server.memory.peakMb)} MiB (VmRSS, VmHWM).`
         : 'not measured (no /proc).') +
+      (report.server.heaps.length
+        ? ` V8 heaps by thread, used of reserved (the indexes' arrays are outside them): ${heapsText(report.server.heaps)}.`
+        : '') +
       ` Longest event-loop stall over all the workloads (idle and ingesting, rebuilds included): ${ms(report.server.longestStallMs)} ms ` +
       "(prom-client's event-loop monitor, 10 ms resolution).",
     '',
