@@ -669,18 +669,22 @@ interface ServerFigures {
   longestStallMs: number;
 }
 
+/** The server's /metrics text; empty when it cannot be read (the figures drawn from it are then unknown). */
+async function scrapeMetrics(baseUrl: string): Promise<string> {
+  try {
+    return await (await fetch(`${baseUrl}/metrics`)).text();
+  } catch {
+    return '';
+  }
+}
+
 /**
  * The server's longest event-loop delay since the previous scrape: prom-client's default metric,
  * whose histogram is reset on every collection.
  */
 async function longestStallMs(baseUrl: string): Promise<number> {
-  try {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
-    const value = /^dealsignal_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1];
-    return value === undefined ? Number.NaN : Number(value) * 1000;
-  } catch {
-    return Number.NaN;
-  }
+  const value = /^dealsignal_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(await scrapeMetrics(baseUrl))?.[1];
+  return value === undefined ? Number.NaN : Number(value) * 1000;
 }
 
 interface ThreadHeap {
@@ -691,20 +695,15 @@ interface ThreadHeap {
 
 /** Each thread's V8 heap, used and reserved, from the server's `dealsignal_thread_heap_bytes`; empty when unread. */
 async function threadHeaps(baseUrl: string): Promise<ThreadHeap[]> {
-  try {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
-    const heaps = new Map<string, ThreadHeap>();
-    for (const [, thread, kind, value] of text.matchAll(
-      /^dealsignal_thread_heap_bytes\{thread="([^"]+)",kind="(used|total)"\} (\S+)$/gm,
-    )) {
-      const heap = heaps.get(thread!) ?? { thread: thread!, usedMb: 0, totalMb: 0 };
-      heap[kind === 'used' ? 'usedMb' : 'totalMb'] = Number(value) / 1024 / 1024;
-      heaps.set(thread!, heap);
-    }
-    return [...heaps.values()];
-  } catch {
-    return [];
+  const heaps = new Map<string, ThreadHeap>();
+  for (const [, thread, kind, value] of (await scrapeMetrics(baseUrl)).matchAll(
+    /^dealsignal_thread_heap_bytes\{thread="([^"]+)",kind="(used|total)"\} (\S+)$/gm,
+  )) {
+    const heap = heaps.get(thread!) ?? { thread: thread!, usedMb: 0, totalMb: 0 };
+    heap[kind === 'used' ? 'usedMb' : 'totalMb'] = Number(value) / 1024 / 1024;
+    heaps.set(thread!, heap);
   }
+  return [...heaps.values()];
 }
 
 const heapsText = (heaps: ThreadHeap[]) =>
