@@ -37,6 +37,7 @@ const TABLES: Record<ChangeDataset, string> = {
   investors: 'investors',
   'job-changes': 'job_changes',
   acquisitions: 'acquisition_signals',
+  companies: 'companies',
 };
 
 /** Everything after a position, read in small batches so that batches end inside transactions. */
@@ -179,13 +180,17 @@ describeEach('change log', (backend) => {
     assert.equal((await processInboxFile(db, dir, 'm-a-daily.ndjson', log))?.movedTo, 'processed');
     assert.deepEqual(described(await since()), entries('m-a', 'created', await ids(db, 'm-a')));
 
-    // The seed (only into empty tables: acquisitions).
+    // The seed (only into empty tables: acquisitions and companies).
     assert.equal((await post('investors', ndjson([investorRecord(), investorRecord()]))).statusCode, 200);
     assert.deepEqual(described(await since()), entries('investors', 'created', await ids(db, 'investors')));
     await seedDatabase(db, { scale: 'demo', seed: 7, asOf: new Date('2026-01-01T00:00:00Z'), onlyEmpty: true });
     const seeded = await ids(db, 'acquisitions');
-    assert.ok(seeded.length > 0);
-    assert.deepEqual(described(await since()), entries('acquisitions', 'created', seeded));
+    const seededCompanies = await ids(db, 'companies');
+    assert.ok(seeded.length > 0 && seededCompanies.length > 0);
+    assert.deepEqual(
+      described(await since()),
+      [...entries('acquisitions', 'created', seeded), ...entries('companies', 'created', seededCompanies)].sort(),
+    );
 
     // Plain SQL: an update that changes nothing, a real one, a changed primary key, a delete.
     const [jobId] = await ids(db, 'job-changes');
@@ -373,6 +378,8 @@ const INSERTS: Record<ChangeDataset, string> = {
                   SELECT gen_random_uuid(), $1, now(), '{}' FROM generate_series(1, $2::int) i`,
   acquisitions: `INSERT INTO acquisition_signals (record_id, search_text, sort_at, doc)
                  SELECT gen_random_uuid(), $1, now(), '{}' FROM generate_series(1, $2::int) i`,
+  companies: `INSERT INTO companies (record_id, name, search_text, sort_at, doc)
+              SELECT gen_random_uuid(), $1, $1, now(), '{}' FROM generate_series(1, $2::int) i`,
 };
 
 /**

@@ -113,6 +113,7 @@ const CLIENT_CALLS: Record<string, string> = {
   getJobChangeSignals: 'ds.v2.jobChanges.list(params)',
   getAcquisitionSignals: 'ds.v2.acquisitions.list(params)',
   getFundingSignals: 'ds.v2.funding.list(params)',
+  getCompanies: 'ds.v2.companies.list(params)',
   listChanges: 'ds.v2.changes.list(params)',
   createWebhook: 'ds.v2.webhooks.create(body)',
   listWebhooks: 'ds.v2.webhooks.list(params)',

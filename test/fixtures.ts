@@ -2,9 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Database } from '../src/platform/db/port.js';
 import type { Dataset, RecordExtras, StoredRow } from '../src/catalog/dataset.js';
-import { acquisitions, funding, investors, jobChanges, mA } from '../src/catalog/registry.js';
+import { acquisitions, companies, funding, investors, jobChanges, mA } from '../src/catalog/registry.js';
 import type { DealStatus, FundingRecord, MaRecord } from '../src/catalog/schemas/v1-schemas.js';
-import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/catalog/schemas/v2-schemas.js';
+import type {
+  AcquisitionSignalRecord,
+  CompanyRecord,
+  InvestorRecord,
+  JobChangeRecord,
+} from '../src/catalog/schemas/v2-schemas.js';
 import { startOfTodayUtc } from '../src/demo/seed.js';
 import { upserterOf } from '../src/ingest/index.js';
 
@@ -171,6 +176,39 @@ export function acquisitionRecord(overrides: Partial<AcquisitionSignalRecord> = 
   };
 }
 
+export function companyRecord(overrides: Partial<CompanyRecord> = {}): CompanyRecord {
+  counter += 1;
+  return {
+    id: randomUUID(),
+    name: `Company ${counter}`,
+    slug: `company-${counter}`,
+    description: 'Workflow software for field teams.',
+    website: `https://www.company-${counter}.com`,
+    linkedinUrl: `https://www.linkedin.com/company/company-${counter}`,
+    twitterUrl: null,
+    logoUrl: null,
+    industry: 'Software Development',
+    foundedYear: 2018,
+    headquartersCountry: 'US',
+    employeeCount: 150,
+    categories: ['Technology, Information and Internet'],
+    keywords: ['workflow automation'],
+    specialties: [],
+    growthInfo: { growth_1m: 1.2, growth_12m: 18.5 },
+    companySubcategory: 'saas',
+    createdAt: '2025-06-01T10:00:00.000Z',
+    updatedAt: '2025-07-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export async function insertCompanies(db: Database, records: CompanyRecord[]): Promise<void> {
+  await insertRecords(
+    db,
+    companies,
+    records.map((record) => ({ record })),
+  );
+}
 export async function insertInvestors(db: Database, records: InvestorRecord[]): Promise<void> {
   await insertRecords(
     db,

@@ -40,6 +40,7 @@ export type Investor = Schemas['Investor'];
 export type JobChangeSignal = Schemas['JobChangeSignal'];
 export type AcquisitionSignal = Schemas['AcquisitionSignal'];
 export type FundingSignal = Schemas['FundingSignal'];
+export type Company = Schemas['Company'];
 
 /**
  * The dealsignal API with one key: `v1` (funding rounds, M&A deals) and `v2` (signals, the changes
@@ -66,6 +67,8 @@ export class DealSignal {
     jobChanges: SignalEndpoint<QueryOf<'getJobChangeSignals'>, ResultOf<'getJobChangeSignals'>>;
     acquisitions: SignalEndpoint<QueryOf<'getAcquisitionSignals'>, ResultOf<'getAcquisitionSignals'>>;
     funding: SignalEndpoint<QueryOf<'getFundingSignals'>, ResultOf<'getFundingSignals'>>;
+    /** Companies (`/api/v2/companies`): the same `list`, `pages` and `all`. */
+    companies: SignalEndpoint<QueryOf<'getCompanies'>, ResultOf<'getCompanies'>>;
     changes: ChangesFeed;
     webhooks: Webhooks;
     /**
@@ -87,6 +90,7 @@ export class DealSignal {
       jobChanges: new SignalEndpoint(transport, '/api/v2/signals/job-changes'),
       acquisitions: new SignalEndpoint(transport, '/api/v2/signals/acquisitions'),
       funding: new SignalEndpoint(transport, '/api/v2/signals/funding'),
+      companies: new SignalEndpoint(transport, '/api/v2/companies'),
       changes: new ChangesFeed(transport),
       webhooks: new Webhooks(transport),
       endpoint: <P extends SignalPath>(path: P): SignalEndpointAt<P> => new SignalEndpoint(transport, path),

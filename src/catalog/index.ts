@@ -33,6 +33,7 @@ export {
   eachV1Endpoint,
   VIEWS,
   acquisitions,
+  companies,
   funding,
   investors,
   jobChanges,
@@ -68,6 +69,10 @@ export {
   V2Error,
   MetaRef,
   AcquisitionSignalRecord,
+  CompanyRecord,
+  CompaniesQuery,
+  CompaniesResponse,
+  COMPANY_SUBCATEGORIES,
   InvestorRecord,
   JobChangeRecord,
   AcquisitionsQuery,
@@ -94,3 +99,4 @@ export { WEBHOOK_ERROR_CODES, webhookErrorCode } from './errors.js';
 export type { ColumnSpec } from './table-columns.js';
 export type { ColumnKind } from './table-columns.js';
 export type { Condition } from './conditions.js';
+export { uuidV5 } from './uuid.js';

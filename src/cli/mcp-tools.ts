@@ -9,6 +9,8 @@ import { FundingQuery, FundingResponse, MaQuery, MaResponse, V1_SHARED_SCHEMAS }
 import {
   AcquisitionsQuery,
   AcquisitionsResponse,
+  CompaniesQuery,
+  CompaniesResponse,
   FundingSignalsQuery,
   FundingSignalsResponse,
   InvestorsQuery,
@@ -295,6 +297,20 @@ const LIST_TOOLS: readonly ListToolSpec[] = [
       'investorNames',
     ],
     list: (ds, query, options) => ds.v2.funding.list(query as QueryOf<'getFundingSignals'>, options).then(fromV2),
+  },
+  {
+    name: 'list_companies',
+    title: 'Companies',
+    family: 'v2',
+    about:
+      'Company profiles (GET /api/v2/companies), independent of any signal: name, website, LinkedIn page, industry, ' +
+      'categories, headquarters country, employee count, founding year, keywords, headcount growth. Filters: search over ' +
+      'name, industry, description, keywords and specialties; countries; industries; categories (pipe-separated); ' +
+      'subcategories; employee and founding-year ranges; sorting (default: name, descending).',
+    query: CompaniesQuery,
+    record: CompaniesResponse.properties.data.items,
+    defaultFields: ['id', 'name', 'website', 'industry', 'headquartersCountry', 'employeeCount', 'foundedYear'],
+    list: (ds, query, options) => ds.v2.companies.list(query as QueryOf<'getCompanies'>, options).then(fromV2),
   },
 ];
 

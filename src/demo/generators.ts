@@ -4,6 +4,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import {
   acquisitions,
+  companies,
   funding,
   investors,
   jobChanges,
@@ -14,6 +15,7 @@ import {
   type RecordExtras,
   type StoredRow,
 } from '../catalog/index.js';
+import { generateCompanies } from './company-generator.js';
 import { generateFundingRecords, generateMaRecords } from './v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from './v2-generator.js';
 
@@ -89,6 +91,13 @@ export const DEMO_GENERATORS = {
     seedOffset: 4,
     *generate(seed, count, asOf) {
       for (const record of generateAcquisitionSignals(seed, count, asOf)) yield { record };
+    },
+  }),
+  companies: generatorOf(companies, {
+    sizes: { demo: 3_000, large: 500_000, xlarge: 1_000_000 },
+    seedOffset: 5,
+    *generate(seed, count, asOf) {
+      for (const record of generateCompanies(seed, count, asOf)) yield { record };
     },
   }),
 } satisfies { readonly [N in DatasetName]?: DatasetGenerator<RecordOf<N>> };

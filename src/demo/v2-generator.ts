@@ -93,7 +93,7 @@ function dayString(day: number): string {
 }
 
 /** ISO date-time with second precision and a Z suffix, e.g. 2024-11-15T10:30:00Z. */
-function isoSeconds(ms: number): string {
+export function isoSeconds(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   const day = Math.floor(seconds / 86_400);
   let rest = seconds - day * 86_400;
@@ -108,12 +108,12 @@ function isoDay(ms: number): string {
 }
 
 /** A moment within `spanDays` before `nowMs`, denser towards `nowMs` as `power` grows above 1. */
-function recentMs(rng: Rng, nowMs: number, spanDays: number, power: number): number {
+export function recentMs(rng: Rng, nowMs: number, spanDays: number, power: number): number {
   return Math.floor((nowMs - spanDays * DAY * Math.pow(rng.next(), power)) / 1000) * 1000;
 }
 
 /** Handles in URLs and domains ("Nimbus Labs" -> "nimbus-labs"): letters are folded to ASCII, "&" is dropped. */
-function urlSlug(text: string, separator = '-'): string {
+export function urlSlug(text: string, separator = '-'): string {
   return slugify(text, { separator, ampersand: '', foldLetters: true });
 }
 
@@ -153,16 +153,16 @@ function article(word: string): string {
 }
 
 /** "the United States", "the Netherlands", "Germany": a country name as used mid-sentence. */
-function inCountry(country: CountryInfo): string {
+export function inCountry(country: CountryInfo): string {
   return /^(United |Netherlands|Philippines|Czech Republic)/.test(country.name) ? `the ${country.name}` : country.name;
 }
 
-function capitalize(text: string): string {
+export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Keeps trying fresh names, then qualifies a repeated one, so names stay unique within a call. */
-function uniqueName(taken: Set<string>, draw: () => string, qualifiers: readonly string[], rng: Rng): string {
+export function uniqueName(taken: Set<string>, draw: () => string, qualifiers: readonly string[], rng: Rng): string {
   for (let attempt = 0; attempt < 4; attempt++) {
     const name = draw();
     if (!taken.has(name.toLowerCase())) {
@@ -207,7 +207,7 @@ interface Place {
   region: string;
 }
 
-interface CountryInfo {
+export interface CountryInfo {
   code: string;
   name: string;
   /** Short form for compounds ("U.S.-based", "UK Innovation Fund"). */
@@ -240,7 +240,9 @@ const COUNTRIES: readonly CountryInfo[] = COUNTRY_DATA.map(([code, , demonym, tl
   };
 });
 
-const COUNTRY_TABLE = new Weighted(COUNTRIES.map((c, i) => [c, (COUNTRY_DATA[i] as (typeof COUNTRY_DATA)[number])[1]] as const));
+export const COUNTRY_TABLE = new Weighted(
+  COUNTRIES.map((c, i) => [c, (COUNTRY_DATA[i] as (typeof COUNTRY_DATA)[number])[1]] as const),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Name material
@@ -365,7 +367,7 @@ let firmSurnamesCache: readonly string[] | undefined;
  * ASCII-only surnames for firm names ("Haag Ventures", "Lindqvist Family Office"), capped per locale so
  * no single language dominates; English names are listed twice, so they come up about twice as often.
  */
-function firmSurnames(): readonly string[] {
+export function firmSurnames(): readonly string[] {
   if (firmSurnamesCache) return firmSurnamesCache;
   const out: string[] = [];
   const locales: ReadonlyArray<readonly [LocaleDefinition, number, number]> = [
@@ -393,7 +395,7 @@ function firmSurnames(): readonly string[] {
 }
 
 /** A coined brand: "Brightpath", "DataBridge", "Nimbus". */
-function brandWord(rng: Rng): string {
+export function brandWord(rng: Rng): string {
   const roll = rng.next();
   if (roll < 0.22) return rng.pick(WORDS);
   const head = rng.pick(BRAND_HEAD);
@@ -420,7 +422,7 @@ function acronym(rng: Rng): string {
 }
 
 /** A company name in the styles seen on company pages. */
-function companyName(rng: Rng, surnames: readonly string[], descriptors: readonly string[] = GENERIC_DESCRIPTORS): string {
+export function companyName(rng: Rng, surnames: readonly string[], descriptors: readonly string[] = GENERIC_DESCRIPTORS): string {
   const roll = rng.next();
   if (roll < 0.26) return brandWord(rng);
   if (roll < 0.52) return `${brandWord(rng)} ${rng.pick(descriptors)}`;
@@ -435,7 +437,7 @@ function companyName(rng: Rng, surnames: readonly string[], descriptors: readonl
 }
 
 /** https://www.<domain> with the country's TLD about half the time outside the US. */
-function websiteFor(rng: Rng, domainSlug: string, country: CountryInfo, techy: boolean): string {
+export function websiteFor(rng: Rng, domainSlug: string, country: CountryInfo, techy: boolean): string {
   let tld = 'com';
   const roll = rng.next();
   if (techy && roll < 0.14) tld = rng.pick(['io', 'ai', 'co', 'tech']);
@@ -1050,7 +1052,7 @@ export function* generateJobChanges(seed: number, count: number, now: Date): Gen
 // Acquisition signals
 // ---------------------------------------------------------------------------------------------
 
-interface Industry {
+export interface Industry {
   name: string;
   category: string;
   weight: number;
@@ -1062,20 +1064,22 @@ interface Industry {
   techy: boolean;
 }
 
-const INDUSTRIES: readonly Industry[] = INDUSTRY_DATA.map(([name, category, weight, rpe, products, audiences, descriptors]) => ({
-  name,
-  category,
-  weight,
-  revenuePerEmployee: rpe * 1000,
-  products: products.split('|'),
-  audiences: audiences.split('|'),
-  descriptors: descriptors.split('|'),
-  techy:
-    category === 'Technology' ||
-    name.includes('Technology') ||
-    name === 'Artificial Intelligence' ||
-    name === 'E-Learning Providers',
-}));
+export const INDUSTRIES: readonly Industry[] = INDUSTRY_DATA.map(
+  ([name, category, weight, rpe, products, audiences, descriptors]) => ({
+    name,
+    category,
+    weight,
+    revenuePerEmployee: rpe * 1000,
+    products: products.split('|'),
+    audiences: audiences.split('|'),
+    descriptors: descriptors.split('|'),
+    techy:
+      category === 'Technology' ||
+      name.includes('Technology') ||
+      name === 'Artificial Intelligence' ||
+      name === 'E-Learning Providers',
+  }),
+);
 
 const INDUSTRY_TABLE = new Weighted(INDUSTRIES.map((industry) => [industry, industry.weight] as const));
 

@@ -20,7 +20,7 @@ export type FilterKey = (typeof FILTER_KEYS)[number];
 export const filterField = (key: FilterKey) => `filter_${key}`;
 
 // Published, accepted, and never sent here: this service has no such records.
-const NEVER_FIRE: ReadonlySet<string> = new Set(['hiring.created', 'new_company.created']);
+const NEVER_FIRE: ReadonlySet<string> = new Set(['hiring.created']);
 
 const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'funding.created': 'A new funding round',
@@ -33,14 +33,17 @@ const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'job_change.updated': 'A job change changed',
   'investor.created': 'A new investor',
   'investor.updated': 'An investor changed',
+  'new_company.created': 'A new company',
+  'company.updated': 'A company changed',
   'system.test': 'Test events (sent only when you ask for one)',
 };
 
 // Shown by data set, "created" before "updated", the test event last.
-const EVENT_ORDER = ['funding', 'deal', 'acquisition', 'job_change', 'investor', 'system'];
+// (A new company is published as new_company.created; its update is ours, company.updated.)
+const EVENT_ORDER = ['funding', 'deal', 'acquisition', 'job_change', 'investor', 'company', 'system'];
 const eventRank = (type: string) => {
   const [prefix = '', action = ''] = type.split('.');
-  return EVENT_ORDER.indexOf(prefix) * 2 + (action === 'updated' ? 1 : 0);
+  return EVENT_ORDER.indexOf(prefix.replace(/^new_/, '')) * 2 + (action === 'updated' ? 1 : 0);
 };
 
 /** The event types a form offers: every one that can fire here. */

@@ -133,6 +133,7 @@ describeOnOneStore('account pages: webhooks', (backend) => {
       assert.deepEqual(offered, [
         'acquisition.created',
         'acquisition.updated',
+        'company.updated',
         'deal.created',
         'deal.updated',
         'funding.created',
@@ -141,6 +142,7 @@ describeOnOneStore('account pages: webhooks', (backend) => {
         'investor.updated',
         'job_change.created',
         'job_change.updated',
+        'new_company.created',
         'system.test',
       ]);
       for (const key of ['countries', 'categories', 'search', 'dateFrom', 'dateTo', 'query']) {

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { adjustCredits } from '../../src/accounts/credit-queries.js';
-import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/catalog/registry.js';
+import { acquisitions, companies, funding, fundingSignals, investors, jobChanges, mA } from '../../src/catalog/registry.js';
 import { ChangesQuery } from '../../src/changes/schemas.js';
 import { FundingSignalRecord } from '../../src/catalog/schemas/v2-schemas.js';
 import { generateApiKey } from '../../src/accounts/api-keys.js';
@@ -50,6 +50,13 @@ const TOOLS: Record<string, { family: 'v1' | 'v2'; path: string; query: TObject;
     record: FundingSignalRecord,
     limitMax: 100,
   },
+  list_companies: {
+    family: 'v2',
+    path: '/api/v2/companies',
+    query: companies.query,
+    record: companies.record,
+    limitMax: 100,
+  },
   list_changes: { family: 'v2', path: '/api/v2/changes', query: ChangesQuery, limitMax: 1000 },
 };
 
@@ -61,6 +68,7 @@ const FILTERS: Record<string, Record<string, string>> = {
   list_job_changes: { seniorities: 'c_level,vp' },
   list_acquisition_signals: { countries: 'NA' },
   list_funding_signals: { countries: 'US', round: 'Seed,Series A' },
+  list_companies: { countries: 'US', employee_count_min: '10' },
 };
 
 interface ListResult {

@@ -1,11 +1,11 @@
-// The v2 signal endpoints (investors, job-changes, acquisitions, funding) answer exactly what plain SQL answers, on both apps of the harness
+// The v2 signal endpoints (investors, job-changes, acquisitions, funding) and companies answer exactly what plain SQL answers, on both apps of the harness
 // (a read model rebuilding after 5 changes, and one with the default options), through a random
 // history of imports, updates, deletions and re-imports written straight to the database.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeEach } from '../helpers.js';
 import { assertAgreement, Harness, type AgreementOptions } from './harness.js';
-import { investorsSpec, jobChangesSpec, acquisitionsSpec, fundingSignalsSpec } from './specs.js';
+import { investorsSpec, jobChangesSpec, acquisitionsSpec, fundingSignalsSpec, companiesSpec } from './specs.js';
 
 const OPTIONS: AgreementOptions = { numRuns: 25, maxSteps: 5, queries: { min: 3, max: 5 } };
 
@@ -16,7 +16,7 @@ describeEach('read model agrees with SQL: v2 signals', (backend) => {
   });
   after(() => harness?.close());
 
-  for (const spec of [investorsSpec, jobChangesSpec, acquisitionsSpec, fundingSignalsSpec]) {
+  for (const spec of [investorsSpec, jobChangesSpec, acquisitionsSpec, fundingSignalsSpec, companiesSpec]) {
     it(`${spec.url}: totals, pages and 400s match plain SQL`, async (t) => {
       const coverage = await assertAgreement(harness, spec, OPTIONS);
       t.diagnostic(`coverage: ${JSON.stringify(coverage)}`);

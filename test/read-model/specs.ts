@@ -6,7 +6,15 @@ import type { Database } from '../../src/platform/db/port.js';
 import { whereClause, type WhereClause } from './sql-conditions.js';
 import { DEMO_GENERATORS, type DemoGenerator } from '../../src/demo/index.js';
 import type { Dataset, RecordExtras, StoredRow, ValidQuery } from '../../src/catalog/dataset.js';
-import { acquisitions, funding, fundingSignals, investors, jobChanges, mA } from '../../src/catalog/registry.js';
+import {
+  acquisitions,
+  companies as companiesDataset,
+  funding,
+  fundingSignals,
+  investors,
+  jobChanges,
+  mA,
+} from '../../src/catalog/registry.js';
 import { MAX_PAGE, MAX_SAFE } from '../../src/catalog/schemas/common.js';
 import {
   DEAL_STATUSES,
@@ -17,8 +25,11 @@ import {
   type MaRecord,
 } from '../../src/catalog/schemas/v1-schemas.js';
 import {
+  COMPANY_SUBCATEGORIES,
   INVESTOR_TYPES,
   type AcquisitionSignalRecord,
+  type CompaniesQuery,
+  type CompanyRecord,
   type AcquisitionsQuery,
   type FundingSignalsQuery,
   PUBLISHED_ROUND_TYPES,
@@ -29,6 +40,7 @@ import {
 } from '../../src/catalog/schemas/v2-schemas.js';
 import {
   ACQUISITION_SORT_FIELDS,
+  COMPANY_SORT_FIELDS,
   DATE_PRESETS,
   FUNDING_SORT_FIELDS,
   INVESTOR_SORT_FIELDS,
@@ -842,3 +854,87 @@ export const fundingSignalsSpec: Spec = {
       : fundingSpec.mutate(line, mutation, pick),
   facts: async (db) => ({ ...(await fundingSpec.facts(db)), ...(await fundingSignalsParts.facts(db)) }),
 };
+
+// ---------- v2 companies ----------
+
+/** An inclusive range over two integer parameters, around stored values; sometimes reversed (refused). */
+function integerRange<N extends string>(
+  draw: Draw,
+  fact: string,
+  [min, max]: [N, N],
+  [floor, ceiling]: [number, number],
+): Partial<Record<N, number>> {
+  const stored = draw.fact(fact).map(Number);
+  const near = () => (stored.length > 0 && draw.bool(4, 1) ? draw.pick(stored) + draw.int(-1, 1) : draw.int(floor, floor + 3000));
+  const value = () => Math.min(ceiling, Math.max(floor, near()));
+  const mode = draw.int(0, 3);
+  if (mode === 0) return { [min]: value() } as Partial<Record<N, number>>;
+  if (mode === 1) return { [max]: value() } as Partial<Record<N, number>>;
+  const [a, b] = [value(), value()].sort((x, y) => x - y);
+  return (mode === 2 ? { [min]: a, [max]: b } : { [min]: b, [max]: a }) as Partial<Record<N, number>>;
+}
+
+export const companiesSpec = defineSpec(companiesDataset, {
+  generator: DEMO_GENERATORS.companies,
+  line: ({ record }): CompanyRecord => record,
+  key: (line: CompanyRecord) => line.id.toLowerCase(),
+  mutations: [
+    (line, { choice, donor }) => {
+      line.headquartersCountry =
+        choice % 7 === 6 ? donor.headquartersCountry : at(['US', 'de', 'GB', null, 'Atlantis', 'SE'], choice);
+    },
+    (line, { choice, donor }) => {
+      line.industry =
+        choice % 5 === 4 ? donor.industry : at(['Software Development', ' financial  SERVICES ', null, 'Banking'], choice);
+    },
+    (line, { choice, donor }) => {
+      line.categories = choice % 3 === 0 ? [...donor.categories] : choice % 3 === 1 ? [] : [at(TEXTS, choice >> 2), 'Banking'];
+    },
+    (line, { choice, donor }) => {
+      line.companySubcategory =
+        choice % 4 === 0 ? donor.companySubcategory : at([null, 'ai', 'fintech', 'battery technology'], choice);
+    },
+    (line, { choice, donor }) => {
+      line.name = choice % 3 === 0 ? donor.name : choice % 3 === 1 ? at(NAME_VARIANTS, choice >> 2) : at(TEXTS, choice);
+    },
+    (line, { choice, shift, donor }) => {
+      line.employeeCount = at([donor.employeeCount, null, Math.abs(shift), donor.employeeCount ?? 7, 0], choice);
+    },
+    (line, { choice, shift, donor }) => {
+      line.foundedYear = at([donor.foundedYear, null, 2000 + (Math.abs(shift) % 26), 1800], choice);
+    },
+    (line, { choice, shift, donor }) => {
+      line.createdAt = dateTime(donor.createdAt, choice, shift);
+      line.updatedAt = line.createdAt;
+    },
+    (line, { choice }) => {
+      line.keywords = [at(TEXTS, choice)]; // search words only
+    },
+  ],
+  facts: {
+    countries: `SELECT DISTINCT country_key AS v FROM companies WHERE country_key IS NOT NULL ORDER BY v`,
+    industries: `SELECT DISTINCT industry_key AS v FROM companies WHERE industry_key IS NOT NULL ORDER BY v`,
+    categories: `SELECT DISTINCT unnest(category_keys) AS v FROM companies ORDER BY v`,
+    employees: `SELECT DISTINCT employee_count AS v FROM companies WHERE employee_count IS NOT NULL ORDER BY v`,
+    founded: `SELECT DISTINCT founded_year AS v FROM companies WHERE founded_year IS NOT NULL ORDER BY v`,
+    words: words('companies'),
+  },
+  filters: {
+    countries: (draw) => ({ countries: v2Countries(draw) }),
+    exclude_countries: (draw) => ({ exclude_countries: excludedCountries(draw) }),
+    search: (draw) => ({ search: search(draw) }),
+    industry: (draw) => ({ industry: list(draw, strings(draw, 'industries'), ['software development', 'no such industry']) }),
+    categories: (draw) => ({
+      categories: Array.from({ length: draw.int(1, 3) }, () =>
+        variant(draw, storedOr(draw, strings(draw, 'categories'), ['banking', 'no such category'])),
+      ).join('|'),
+    }),
+    subcategories: (draw) => ({ subcategories: list(draw, [...COMPANY_SUBCATEGORIES], ['rocketry']) }),
+    employees: (draw) => integerRange(draw, 'employees', ['employee_count_min', 'employee_count_max'], [0, 100_000_000]),
+    founded: (draw) => integerRange(draw, 'founded', ['founded_year_min', 'founded_year_max'], [1800, 2199]),
+  } satisfies Filters<CompaniesQuery>,
+  paging: sortedPaging(COMPANY_SORT_FIELDS),
+  where: (query: CompaniesQuery) =>
+    whereClause(companiesDataset.columns, companiesDataset.conditions(companiesDataset.filter(query, AT_NOW))),
+  label: (doc) => `${String(doc.name)} (${String(doc.id).slice(0, 8)})`,
+});

@@ -17,6 +17,7 @@ const ENDPOINTS = [
   { path: '/api/v2/signals/investors', endpoint: 'signals.investors' },
   { path: '/api/v2/signals/job-changes', endpoint: 'signals.job-changes' },
   { path: '/api/v2/signals/acquisitions', endpoint: 'signals.acquisitions' },
+  { path: '/api/v2/companies', endpoint: 'companies.list' },
 ];
 
 describeEach('v2 signals: envelope, auth, paging, credits', (backend) => {

@@ -454,6 +454,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Companies
+         * @description Company profiles, independent of any signal: one record per company, its `id` stable across re-imports. By default sorted by name, descending, as published (`sort_by`, `sort_order`); ties go by a stable id. Exact `totalCount` on every filter. `subcategories` refuses an unknown id with a 400 (the published API ignores it silently). Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/companies' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'countries=US,GB,DE' \
+         *       --data-urlencode 'exclude_countries=CN' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { countries: 'US,GB,DE', exclude_countries: 'CN', limit: 5 };
+         *     const page = await ds.v2.companies.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v2.companies.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"countries": "US,GB,DE", "exclude_countries": "CN", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/companies?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["getCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/signals/funding": {
         parameters: {
             query?: never;
@@ -1250,6 +1313,41 @@ export interface components {
             useOfFunds: string | null;
             lastUpdated: string | null;
         };
+        /** Company */
+        Company: {
+            /**
+             * Format: uuid
+             * @description Stable company id: never reused, kept across re-imports
+             */
+            id: string;
+            name: string;
+            /** @description URL-friendly slug */
+            slug: string;
+            description: string | null;
+            website: string | null;
+            linkedinUrl: string | null;
+            twitterUrl: string | null;
+            logoUrl: string | null;
+            industry: string | null;
+            foundedYear: number | null;
+            headquartersCountry: string | null;
+            employeeCount: number | null;
+            categories: string[];
+            keywords: string[];
+            specialties: string[];
+            growthInfo: {
+                growth_1m?: number;
+                growth_3m?: number;
+                growth_6m?: number;
+                growth_9m?: number;
+                growth_12m?: number;
+            } | null;
+            companySubcategory?: ("ai" | "saas" | "software" | "cybersecurity" | "web3" | "devtools" | "analytics" | "cloud" | "iot" | "fintech" | "payments" | "accounting" | "ecommerce" | "insurance" | "vc & investment" | "regtech" | "marketing" | "advertising" | "sales" | "hr tech" | "legal" | "healthcare" | "biotechnology" | "education" | "real estate" | "energy" | "logistics" | "manufacturing" | "retail" | "agriculture" | "food & beverage" | "automotive" | "aerospace & defense" | "robotics" | "telecommunications" | "travel" | "sports" | "gaming" | "media" | "govtech" | "construction" | "environmental services" | "battery technology" | "arts" | "architecture" | "cosmetics" | "science" | "non-profit") | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** Pagination */
         Pagination: {
             currentPage: number;
@@ -1262,7 +1360,7 @@ export interface components {
         /** Meta */
         Meta: {
             /** @enum {string} */
-            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "signals.funding";
+            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "companies.list" | "signals.funding";
             /** @description 1 per page of data; 0 in count mode */
             creditsUsed: number;
             /** @description The account's balance after this call */
@@ -1308,7 +1406,7 @@ export interface components {
             /** @description Receives a POST per event. http or https URL, at most 500 characters. Stored, shown, checked and called in its WHATWG serialisation (what `new URL(url).href` gives): scheme and host in lower case, default port dropped, `http:/host`, `http:host` and backslashes normalised to `http://host/`, spaces and other characters a URL cannot hold percent-encoded (normalised, not refused; the normalised URL must also fit the bound). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network. */
             endpoint_url: string;
             /** @description Without duplicates */
-            event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
+            event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "company.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
             /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). Bounded: any other key is refused with a 400 naming it (the published contract ignores unknown keys; here they are refused, not stored); each value at most 1000 characters (query: 4096), and the values at most 4096 characters in all. */
             filters: {
                 countries?: string;
@@ -2555,6 +2653,205 @@ export interface operations {
             };
         };
     };
+    getCompanies: {
+        parameters: {
+            query?: {
+                /** @description Page number */
+                page?: number;
+                /** @description Records per page, 1 to 100 */
+                limit?: number;
+                /** @description Count mode: `true` returns `data: []` with full pagination and costs no credits */
+                count?: boolean;
+                /** @description Words matched against the company name, industry, description, keywords and specialties: a record matches when every word is the start of a word there, ignoring case and accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits. */
+                search?: string;
+                /**
+                 * @description Comma-separated headquarters countries: ISO 3166 alpha-2 or alpha-3 codes or English country names, or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
+                 * @example US,GB,DE
+                 */
+                countries?: string;
+                /**
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
+                 * @example CN
+                 */
+                exclude_countries?: string;
+                /**
+                 * @description Comma-separated industry names, exact match on `industry` (case and spacing ignored). A value holding a pipe (`|`) is split on pipes instead, for labels that hold commas (`Technology, Information and Internet|Banking`). Several values: comma-separated, or the parameter repeated (`industry=a&industry=b`).
+                 * @example Software Development,Financial Services
+                 */
+                industry?: string;
+                /**
+                 * @description Pipe-separated (`|`) industry categories, as published: exact match (case and spacing ignored) on the company's `industry` or any of its `categories`. Pipes, because LinkedIn's labels may hold commas.
+                 * @example Software Development|Financial Services
+                 */
+                categories?: string;
+                /**
+                 * @description Comma-separated subcategory ids (`companySubcategory`): ai, saas, software, cybersecurity, web3, devtools, analytics, cloud, iot, fintech, payments, accounting, ecommerce, insurance, vc & investment, regtech, marketing, advertising, sales, hr tech, legal, healthcare, biotechnology, education, real estate, energy, logistics, manufacturing, retail, agriculture, food & beverage, automotive, aerospace & defense, robotics, telecommunications, travel, sports, gaming, media, govtech, construction, environmental services, battery technology, arts, architecture, cosmetics, science, non-profit. Any other value is a 400 naming it. Several values: comma-separated, or the parameter repeated (`subcategories=a&subcategories=b`).
+                 * @example ai,fintech,saas
+                 */
+                subcategories?: string;
+                /**
+                 * @description Minimum employee count, inclusive; companies without one never match
+                 * @example 50
+                 */
+                employee_count_min?: number;
+                /**
+                 * @description Maximum employee count, inclusive; companies without one never match
+                 * @example 5000
+                 */
+                employee_count_max?: number;
+                /**
+                 * @description Earliest founding year, inclusive; companies without one never match
+                 * @example 2020
+                 */
+                founded_year_min?: number;
+                /**
+                 * @description Latest founding year, inclusive; companies without one never match
+                 * @example 2025
+                 */
+                founded_year_max?: number;
+                /** @description Field to sort by (name: the name, case and accents ignored; employee_count: employeeCount; founded_year: foundedYear; created_at: createdAt). Records without a value come last; ties go by a stable id. */
+                sort_by?: "name" | "employee_count" | "founded_year" | "created_at";
+                /** @description Sort direction, for sort_by (its default included) and for the tie-break */
+                sort_order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    /** @description Weak validator of the data served (v2: `data` and `pagination`; v1: body and paging headers) */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it if you like, revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Company"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag; no body, not counted, no credit */
+            304: {
+                headers: {
+                    /** @description Weak validator of the data served (v2: `data` and `pagination`; v1: body and paging headers) */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it if you like, revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter breaks its rule (unknown parameters included); the message names it (code invalid_parameter, `param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API credits exhausted for this billing period (insufficient_credits) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after the Retry-After seconds (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getFundingSignals: {
         parameters: {
             query?: {
@@ -2764,7 +3061,7 @@ export interface operations {
                 /** @description Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). The page starts right after it. Without it, the feed starts at the oldest change still retained. `now`: the head, to start following the feed from this moment: an empty page (`data: []`, `hasNextPage: false`) whose `nextCursor` is the newest change, free of credits like count mode. Load the records from the list endpoints after taking that cursor, then follow the feed from it. */
                 since?: string;
                 /**
-                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions (default: all). Several values: comma-separated, or the parameter repeated (`datasets=a&datasets=b`).
+                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions, companies (default: all). Several values: comma-separated, or the parameter repeated (`datasets=a&datasets=b`).
                  * @example funding,investors
                  */
                 datasets?: string;
@@ -2799,7 +3096,7 @@ export interface operations {
                             /** @description This change's position: passed as `since`, the feed continues right after it */
                             cursor: string;
                             /** @enum {string} */
-                            dataset: "funding" | "m-a" | "investors" | "job-changes" | "acquisitions";
+                            dataset: "funding" | "m-a" | "investors" | "job-changes" | "acquisitions" | "companies";
                             /** @enum {string} */
                             op: "created" | "updated" | "deleted";
                             id: string | null;
@@ -2809,7 +3106,7 @@ export interface operations {
                              */
                             changedAt: string;
                             /** @description The record as its data set's list endpoint serves it now (not as it was at this change). Null for a deletion, and also for a creation or update of a record deleted since: its deletion comes later in the feed. */
-                            record: components["schemas"]["FundingRecord"] | components["schemas"]["MaRecord"] | components["schemas"]["Investor"] | components["schemas"]["JobChangeSignal"] | components["schemas"]["AcquisitionSignal"] | null;
+                            record: components["schemas"]["FundingRecord"] | components["schemas"]["MaRecord"] | components["schemas"]["Investor"] | components["schemas"]["JobChangeSignal"] | components["schemas"]["AcquisitionSignal"] | components["schemas"]["Company"] | null;
                         }[];
                         pagination: {
                             limit: number;

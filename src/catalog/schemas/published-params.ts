@@ -34,6 +34,7 @@ export type SortDirection = (typeof SORT_ORDERS)[number];
 export const INVESTOR_SORT_FIELDS = ['name', 'created_at', 'ticket_size_min', 'ticket_size_max'] as const;
 export const JOB_CHANGE_SORT_FIELDS = ['occurred_at', 'discovered_at', 'person_name', 'company_name'] as const;
 export const ACQUISITION_SORT_FIELDS = ['occurred_at', 'discovered_at', 'amount', 'employee_count'] as const;
+export const COMPANY_SORT_FIELDS = ['name', 'employee_count', 'founded_year', 'created_at'] as const;
 export const FUNDING_SORT_FIELDS = ['occurred_at', 'discovered_at', 'amount', 'employee_count', 'founded_year'] as const;
 
 /** The published country categories `countries` and `exclude_countries` take besides ISO codes. */

@@ -9,6 +9,7 @@ import {
   FUNDING_SORT_FIELDS,
   INVESTOR_SORT_FIELDS,
   JOB_CHANGE_SORT_FIELDS,
+  COMPANY_SORT_FIELDS,
   sortBy,
   sortOrder,
 } from './published-params.js';
@@ -153,6 +154,109 @@ export const FundingSignalRecord = Type.Object(
 );
 export type FundingSignalRecord = Static<typeof FundingSignalRecord>;
 
+/** The published company subcategories (`subcategories`, `companySubcategory`), in the published order. */
+export const COMPANY_SUBCATEGORIES = [
+  'ai',
+  'saas',
+  'software',
+  'cybersecurity',
+  'web3',
+  'devtools',
+  'analytics',
+  'cloud',
+  'iot',
+  'fintech',
+  'payments',
+  'accounting',
+  'ecommerce',
+  'insurance',
+  'vc & investment',
+  'regtech',
+  'marketing',
+  'advertising',
+  'sales',
+  'hr tech',
+  'legal',
+  'healthcare',
+  'biotechnology',
+  'education',
+  'real estate',
+  'energy',
+  'logistics',
+  'manufacturing',
+  'retail',
+  'agriculture',
+  'food & beverage',
+  'automotive',
+  'aerospace & defense',
+  'robotics',
+  'telecommunications',
+  'travel',
+  'sports',
+  'gaming',
+  'media',
+  'govtech',
+  'construction',
+  'environmental services',
+  'battery technology',
+  'arts',
+  'architecture',
+  'cosmetics',
+  'science',
+  'non-profit',
+] as const;
+export type CompanySubcategory = (typeof COMPANY_SUBCATEGORIES)[number];
+
+const Growth = Type.Number({ minimum: -100, maximum: 1_000_000 });
+
+/**
+ * The published Companies_Company (2.2), every field always present (null or [] when unknown),
+ * plus `companySubcategory`, which the published enums page says company responses carry.
+ */
+export const CompanyRecord = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Stable company id: never reused, kept across re-imports' }),
+    name: Type.String({ minLength: 1, maxLength: 300 }),
+    slug: Type.String({ minLength: 1, maxLength: 300, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'URL-friendly slug' }),
+    description: Nullable(Type.String({ maxLength: 5000 })),
+    website: Nullable(Type.String({ format: 'uri', maxLength: 2048 })),
+    linkedinUrl: Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'LinkedIn company page' })),
+    twitterUrl: Nullable(Type.String({ format: 'uri', maxLength: 2048 })),
+    logoUrl: Nullable(Type.String({ format: 'uri', maxLength: 2048 })),
+    industry: Nullable(Type.String({ maxLength: 200, description: "Industry label (LinkedIn's taxonomy)" })),
+    foundedYear: Nullable(Type.Integer({ minimum: 1800, maximum: 2199 })),
+    headquartersCountry: Nullable(Type.String({ maxLength: 100, description: 'ISO 3166 alpha-2 code where known' })),
+    employeeCount: Nullable(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+    categories: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 }),
+    keywords: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }),
+    specialties: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }),
+    growthInfo: Nullable(
+      Type.Object(
+        {
+          growth_1m: Type.Optional(Growth),
+          growth_3m: Type.Optional(Growth),
+          growth_6m: Type.Optional(Growth),
+          growth_9m: Type.Optional(Growth),
+          growth_12m: Type.Optional(Growth),
+        },
+        { additionalProperties: false, description: 'Headcount growth in percent over 1 to 12 months' },
+      ),
+    ),
+    companySubcategory: Type.Optional(
+      Nullable(
+        Type.Union(
+          COMPANY_SUBCATEGORIES.map((value) => Type.Literal(value)),
+          { description: 'Published subcategory id' },
+        ),
+      ),
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Company', title: 'Company' },
+);
+export type CompanyRecord = Static<typeof CompanyRecord>;
+
 // ---------- envelope ----------
 
 export const Pagination = Type.Object(
@@ -255,7 +359,12 @@ export const V2Error = Type.Object(
 );
 
 const envelope = <
-  T extends typeof InvestorRecord | typeof JobChangeRecord | typeof AcquisitionSignalRecord | typeof FundingSignalRecord,
+  T extends
+    | typeof InvestorRecord
+    | typeof JobChangeRecord
+    | typeof AcquisitionSignalRecord
+    | typeof FundingSignalRecord
+    | typeof CompanyRecord,
 >(
   record: T,
 ) =>
@@ -275,9 +384,17 @@ export const AcquisitionsResponse = Type.Object({
   meta: MetaRef,
 });
 export const FundingSignalsResponse = envelope(FundingSignalRecord);
+export const CompaniesResponse = envelope(CompanyRecord);
 
 /** The v2 schemas the documents refer to by name, but `Meta` (signal-meta.ts adds it in its place). */
-export const V2_RECORD_SCHEMAS = [InvestorRecord, JobChangeRecord, AcquisitionSignalRecord, FundingSignalRecord, Pagination];
+export const V2_RECORD_SCHEMAS = [
+  InvestorRecord,
+  JobChangeRecord,
+  AcquisitionSignalRecord,
+  FundingSignalRecord,
+  CompanyRecord,
+  Pagination,
+];
 
 // ---------- queries ----------
 
@@ -456,3 +573,61 @@ export const FundingSignalsQuery = Type.Object(
   { additionalProperties: false },
 );
 export type FundingSignalsQuery = Static<typeof FundingSignalsQuery>;
+
+const bound = (what: string, minimum: number, maximum: number, example: number) =>
+  Type.Optional(
+    Type.Integer({ minimum, maximum, description: `${what}, inclusive; companies without one never match`, examples: [example] }),
+  );
+
+/** GET /api/v2/companies: the published 2.2 parameters, with their names and delimiters. */
+export const CompaniesQuery = Type.Object(
+  {
+    ...paging,
+    search: search('the company name, industry, description, keywords and specialties'),
+    countries: Type.Optional(
+      ListString({
+        description:
+          'Comma-separated headquarters countries: ISO 3166 alpha-2 or alpha-3 codes or English country names, or country ' +
+          `categories. ${CATEGORY_NOTE}`,
+        examples: ['US,GB,DE'],
+      }),
+    ),
+    exclude_countries: excludeCountries,
+    industry: Type.Optional(
+      ListString({
+        description:
+          'Comma-separated industry names, exact match on `industry` (case and spacing ignored). A value holding a pipe (`|`) ' +
+          'is split on pipes instead, for labels that hold commas (`Technology, Information and Internet|Banking`).',
+        examples: ['Software Development,Financial Services'],
+      }),
+    ),
+    categories: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description:
+          'Pipe-separated (`|`) industry categories, as published: exact match (case and spacing ignored) on the ' +
+          "company's `industry` or any of its `categories`. Pipes, because LinkedIn's labels may hold commas.",
+        examples: ['Software Development|Financial Services'],
+      }),
+    ),
+    subcategories: Type.Optional(
+      ListString({
+        description: `Comma-separated subcategory ids (\`companySubcategory\`): ${COMPANY_SUBCATEGORIES.join(', ')}. Any other value is a 400 naming it.`,
+        examples: ['ai,fintech,saas'],
+      }),
+    ),
+    employee_count_min: bound('Minimum employee count', 0, 100_000_000, 50),
+    employee_count_max: bound('Maximum employee count', 0, 100_000_000, 5000),
+    founded_year_min: bound('Earliest founding year', 1800, 2199, 2020),
+    founded_year_max: bound('Latest founding year', 1800, 2199, 2025),
+    sort_by: sortBy(
+      COMPANY_SORT_FIELDS,
+      'name',
+      'name: the name, case and accents ignored; employee_count: employeeCount; founded_year: foundedYear; created_at: createdAt',
+    ),
+    sort_order: sortOrder,
+  },
+  { additionalProperties: false },
+);
+export type CompaniesQuery = Static<typeof CompaniesQuery>;
