@@ -9,8 +9,8 @@ import tseslint from 'typescript-eslint';
 //   cli/ demo/  the command and the demo data (demo is imported by the CLI, start-up seeding and bench only)
 // A folder imports another only through that folder's index.ts (platform: through db/, http/, infra/
 // or web/index.ts), so what a capability offers the others is written in one place.
-const UNITS = 'catalog|read|ingest|changes|webhooks|accounts|platform/(?:db|http|infra|web)|families|cli|demo';
-const CAPABILITIES = 'read|ingest|changes|webhooks|accounts';
+const UNITS = 'catalog|read|ingest|changes|webhooks|accounts|companies|platform/(?:db|http|infra|web)|families|cli|demo';
+const CAPABILITIES = 'read|ingest|changes|webhooks|accounts|companies';
 /** An import of a folder's module other than its index.ts (from a file one or more folders away). */
 const PAST_INDEX = `^(\\.\\./)+(${UNITS})/(?!(.*/)?index\\.js$)|^\\./(${UNITS})/(?!(.*/)?index\\.js$)`;
 // src/app-services.ts (what buildApp hands every plugin) is a type the capabilities may import; the app itself is not.

@@ -93,7 +93,10 @@ interface OpenApi {
  * and theirs (test/v1/lookup.test.ts) check their documented examples on the demo data.
  */
 const operationsOf = (doc: OpenApi) =>
-  everyOperation(doc).filter(({ operation }) => !operation.tags?.some((tag) => tag === 'v2 webhooks' || tag === 'v1 lookup'));
+  everyOperation(doc).filter(
+    // One company (by id, or looked up) answers one record, not a list: test/companies calls them.
+    ({ operation }) => !operation.tags?.some((tag) => tag === 'v2 webhooks' || tag === 'v1 lookup' || tag === 'v2 companies'),
+  );
 
 const everyOperation = (doc: OpenApi) =>
   Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -114,6 +117,8 @@ const CLIENT_CALLS: Record<string, string> = {
   getAcquisitionSignals: 'ds.v2.acquisitions.list(params)',
   getFundingSignals: 'ds.v2.funding.list(params)',
   getCompanies: 'ds.v2.companies.list(params)',
+  getCompany: "ds.v2.companies.get('COMPANY_ID')",
+  lookupCompany: 'ds.v2.companies.lookup(params)',
   listChanges: 'ds.v2.changes.list(params)',
   createWebhook: 'ds.v2.webhooks.create(body)',
   listWebhooks: 'ds.v2.webhooks.list(params)',

@@ -8,6 +8,7 @@ import { generateAcquisitionSignals, generateInvestors, generateJobChanges } fro
 import { FundingRecord, MaRecord, V1_SHARED_SCHEMAS } from '../src/catalog/schemas/v1-schemas.js';
 import { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '../src/catalog/schemas/v2-schemas.js';
 import { DEMO_SEED, SCALES } from '../src/demo/seed.js';
+import { demoPopulation } from '../src/demo/generators.js';
 
 const AS_OF = new Date('2026-01-15T00:00:00Z');
 const take = <T>(items: Iterable<T>, n: number): T[] => {
@@ -59,18 +60,20 @@ describe('synthetic data', () => {
 
   // The demo data set is what every fresh store serves and what the docs' examples are written
   // against: a change to the generators' code must not change a byte of it. Each hash was taken
-  // from the generators' output (seeded as the demo load seeds them) and is recorded here.
+  // from the generators' output (seeded as the demo load seeds them, over the demo scale's company
+  // population) and is recorded here.
   const demo = SCALES.demo;
+  const population = () => demoPopulation(DEMO_SEED, 'demo', AS_OF);
   const DEMO_HASHES: [string, () => Iterable<unknown>, string][] = [
     [
       'funding',
-      () => generateFundingRecords(DEMO_SEED, demo.funding, AS_OF),
-      'c75b3c53e506b8bac9e6ce384c8204fc51ccf69587503948c6d71054d54d7fff',
+      () => generateFundingRecords(DEMO_SEED, demo.funding, AS_OF, population()),
+      '2d109f8068427d05a1649fb605fa2378a7e2d6570b10b1a46097e2f5c2b42df9',
     ],
     [
       'm-a',
-      () => generateMaRecords(DEMO_SEED + 1, demo['m-a'], AS_OF),
-      'a49cd01f8be51a094730b09c7c6e977d972e4bf9fd80948a1ce57b23e4939ba4',
+      () => generateMaRecords(DEMO_SEED + 1, demo['m-a'], AS_OF, population()),
+      '5d811205888d1887214bef8499bd4c8d53cbb749bd9429591cf354b3d74eba15',
     ],
     [
       'investors',
@@ -79,13 +82,13 @@ describe('synthetic data', () => {
     ],
     [
       'job changes',
-      () => generateJobChanges(DEMO_SEED + 3, demo['job-changes'], AS_OF),
-      'd96d354effe2b34f931f5c7696aacb910d6ddf0b957e9e476a3f595fe1b257ab',
+      () => generateJobChanges(DEMO_SEED + 3, demo['job-changes'], AS_OF, population()),
+      '9aa0996934d7de7aa180d5e3ee431e68491e7d5de02da7ae5b42950b0a6b87ab',
     ],
     [
       'acquisition signals',
-      () => generateAcquisitionSignals(DEMO_SEED + 4, demo.acquisitions, AS_OF),
-      'd63905b56005a2a7c561adef2ab0f5fd3cea0f8387835ded75d3108a89c8c95a',
+      () => generateAcquisitionSignals(DEMO_SEED + 4, demo.acquisitions, AS_OF, population()),
+      '7e4944e2195cc3e2d5ce14010fd8fc58d1561738d72347e582877061dd7ddf8f',
     ],
   ];
   for (const [name, generate, expected] of DEMO_HASHES) {

@@ -2,6 +2,7 @@ import type { components } from './generated/openapi.js';
 import { Transport, type ClientOptions } from './http.js';
 import {
   ChangesFeed,
+  Companies,
   SignalEndpoint,
   V1Dataset,
   Webhooks,
@@ -67,8 +68,8 @@ export class DealSignal {
     jobChanges: SignalEndpoint<QueryOf<'getJobChangeSignals'>, ResultOf<'getJobChangeSignals'>>;
     acquisitions: SignalEndpoint<QueryOf<'getAcquisitionSignals'>, ResultOf<'getAcquisitionSignals'>>;
     funding: SignalEndpoint<QueryOf<'getFundingSignals'>, ResultOf<'getFundingSignals'>>;
-    /** Companies (`/api/v2/companies`): the same `list`, `pages` and `all`. */
-    companies: SignalEndpoint<QueryOf<'getCompanies'>, ResultOf<'getCompanies'>>;
+    /** Companies (`/api/v2/companies`): `list`, `pages` and `all`, and one company (`get`, `lookup`). */
+    companies: Companies;
     changes: ChangesFeed;
     webhooks: Webhooks;
     /**
@@ -90,7 +91,7 @@ export class DealSignal {
       jobChanges: new SignalEndpoint(transport, '/api/v2/signals/job-changes'),
       acquisitions: new SignalEndpoint(transport, '/api/v2/signals/acquisitions'),
       funding: new SignalEndpoint(transport, '/api/v2/signals/funding'),
-      companies: new SignalEndpoint(transport, '/api/v2/companies'),
+      companies: new Companies(transport),
       changes: new ChangesFeed(transport),
       webhooks: new Webhooks(transport),
       endpoint: <P extends SignalPath>(path: P): SignalEndpointAt<P> => new SignalEndpoint(transport, path),

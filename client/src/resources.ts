@@ -222,6 +222,29 @@ export class ChangesFeed {
 
 export type Webhook = ResultOf<'getWebhook'>['data'];
 
+/** Companies: the list (`list`, `pages`, `all`, as every v2 list), and one company with its signals. */
+export class Companies extends SignalEndpoint<QueryOf<'getCompanies'>, ResultOf<'getCompanies'>> {
+  constructor(private readonly companies: Transport) {
+    super(companies, '/api/v2/companies');
+  }
+
+  /** One company by its id, with a summary of its signals (one credit; a 404 for an unknown id). */
+  get(id: string, options?: CallOptions): Promise<ResultOf<'getCompany'>> {
+    return call(this.companies, { family: 'v2', method: 'GET', path: `/api/v2/companies/${encodeURIComponent(id)}`, options });
+  }
+
+  /** One company by its website domain or its LinkedIn page (exactly one of them). */
+  lookup(params: QueryOf<'lookupCompany'>, options?: CallOptions): Promise<ResultOf<'lookupCompany'>> {
+    return call(this.companies, {
+      family: 'v2',
+      method: 'GET',
+      path: '/api/v2/companies/lookup',
+      query: asQuery(params),
+      options,
+    });
+  }
+}
+
 /** The webhooks API: subscriptions, their delivery log, tests and retries (management is free). */
 export class Webhooks {
   constructor(private readonly transport: Transport) {}

@@ -8,6 +8,7 @@ import { splitList, urlKey } from './normalize.js';
 export interface CompanyIdentifiersQuery {
   company_domain?: string;
   company_linkedin_url?: string;
+  company_id?: string;
 }
 
 /** The keys of the companies a query names (OR within each list, AND between them); undefined when unused. */
@@ -23,7 +24,13 @@ const DOMAIN = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)+(?!\\p{N}+$)${LABEL}$`,
 // A company page: linkedin.com (or a country subdomain of it) /company/ and one path segment.
 const LINKEDIN_COMPANY = /^(?:[a-z]{2}\.)?linkedin\.com\/company\/[^/\s]+$/;
 
-function keysOf(name: string, raw: string | undefined, what: string, valid: (key: string) => boolean): string[] | undefined {
+function keysOf(
+  name: string,
+  raw: string | undefined,
+  what: string,
+  valid: (key: string) => boolean,
+  normalise: (value: string) => string | null = urlKey,
+): string[] | undefined {
   if (raw === undefined) return undefined;
   const values = splitList(raw);
   if (values.length === 0) throw invalidParameter(`${name}: must name at least one company`, name);
@@ -32,7 +39,7 @@ function keysOf(name: string, raw: string | undefined, what: string, valid: (key
   }
   const keys = new Set<string>();
   for (const value of values) {
-    const key = urlKey(value);
+    const key = normalise(value);
     if (key === null || !valid(key)) throw invalidParameter(`${name}: "${value}" is not ${what}`, name);
     keys.add(key);
   }
@@ -54,4 +61,17 @@ export function companyIdentifiers(query: CompanyIdentifiersQuery): CompanyIdent
 
 /** Whether the query names companies exactly: its records then carry match_confidence "exact". */
 export const namesCompanies = (query: CompanyIdentifiersQuery) =>
-  query.company_domain !== undefined || query.company_linkedin_url !== undefined;
+  query.company_domain !== undefined || query.company_linkedin_url !== undefined || query.company_id !== undefined;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `company_id`: company ids in lower case; undefined when absent; a value that is no UUID is a 400 naming it. */
+export function companyIds(raw: string | undefined): string[] | undefined {
+  return keysOf(
+    'company_id',
+    raw,
+    'a company id (a UUID)',
+    (key) => UUID.test(key),
+    (value) => value.trim().toLowerCase(),
+  );
+}

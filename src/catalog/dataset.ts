@@ -4,6 +4,7 @@
 // ingest builds its upsert from it (upserterOf), and the demo data keeps its generator
 // (src/demo/generators.ts).
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { CompanyLinkSpec } from './company-links.js';
 import type { Condition } from './conditions.js';
 import type { ColumnSpec } from './table-columns.js';
 import type { ColumnKind } from './table-columns.js';
@@ -154,6 +155,12 @@ export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extend
   ingestBatchRows: number;
   /** Its webhook events; absent, `NAME.created` and `NAME.updated`, narrowed only by `filters.query`. */
   events?: Partial<DatasetEvents>;
+  /**
+   * The companies its records name (src/companies resolves each when a record is written): the
+   * row column each link is kept in (prepare leaves it null) and the fields the served document
+   * gains.
+   */
+  links?: readonly CompanyLinkSpec<NoInfer<Static<R>>>[];
 }
 
 export interface Dataset<Q extends TObject, F, R extends TSchema, Row extends StoredRow> extends DatasetSpec<Q, F, R, Row> {

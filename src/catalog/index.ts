@@ -71,6 +71,10 @@ export {
   AcquisitionSignalRecord,
   CompanyRecord,
   CompaniesQuery,
+  CompanyIdParams,
+  CompanyLookupQuery,
+  CompanyProfileResponse,
+  CompanySignals,
   CompaniesResponse,
   COMPANY_SUBCATEGORIES,
   InvestorRecord,
@@ -100,3 +104,15 @@ export type { ColumnSpec } from './table-columns.js';
 export type { ColumnKind } from './table-columns.js';
 export type { Condition } from './conditions.js';
 export { uuidV5 } from './uuid.js';
+export {
+  appendFields,
+  mentionKeys,
+  nameKey,
+  MATCH_CONFIDENCES,
+  type CompanyKeys,
+  type CompanyLinkSpec,
+  type CompanyMention,
+  type MatchConfidence,
+} from './company-links.js';
+export type { CompanyRow } from './datasets/companies.js';
+export { publishedRoundType } from './datasets/funding-signals.js';

@@ -9,7 +9,9 @@ import { listApiKeys, revokeApiKey } from '../accounts/index.js';
 import { createApiKey } from '../accounts/index.js';
 import { CreditMeter } from '../accounts/index.js';
 import type { Scale } from '../demo/index.js';
-import { DATASETS } from '../catalog/index.js';
+import { companies, DATASETS } from '../catalog/index.js';
+import { resolveAll } from '../companies/index.js';
+import { upserterOf } from '../ingest/index.js';
 import { importCommand, watchCommand } from './ingest-command.js';
 import { openUnmigrated, withStore, type CommandIo } from './io.js';
 
@@ -187,6 +189,33 @@ async function seedCommand(config: Config, args: string[], io: CommandIo): Promi
   return 0;
 }
 
+async function companiesCommand(config: Config, args: string[], io: CommandIo): Promise<number> {
+  const [action, ...rest] = args;
+  if (action !== 'resolve') fail('usage: dealsignal companies resolve [--batch N]');
+  const { values } = parseArgs({ args: rest, options: { batch: { type: 'string', default: '2000' } } });
+  const batchRows = wholeNumber('--batch', values.batch!);
+  if (batchRows < 1) fail('--batch must be at least 1');
+  const started = Date.now();
+  let lastReport = 0;
+  const report = await withStore(config, io, (db) =>
+    resolveAll(db, {
+      batchRows,
+      upsertCompanies: upserterOf(companies),
+      onProgress: (dataset, records, changed) => {
+        if (Date.now() - lastReport < 2000) return;
+        lastReport = Date.now();
+        io.err(`  ${dataset}: ${records.toLocaleString('en')} records, ${changed.toLocaleString('en')} links changed`);
+      },
+    }),
+  );
+  const parts = Object.entries(report.datasets).map(
+    ([name, counts]) => `${name} ${counts.records.toLocaleString('en')} (${counts.changed.toLocaleString('en')} changed)`,
+  );
+  const took = ((Date.now() - started) / 1000).toFixed(1);
+  io.out(`Resolved in ${took} s: ${parts.join(', ')}; ${report.companies.toLocaleString('en')} companies made or filled.`);
+  return 0;
+}
+
 async function migrateCommand(config: Config, _args: string[], io: CommandIo): Promise<number> {
   // Not openStore: that migrates before the command could say what it applied.
   const db = await openUnmigrated(config, io);
@@ -203,6 +232,7 @@ async function migrateCommand(config: Config, _args: string[], io: CommandIo): P
 export const STORE_COMMANDS: Readonly<Record<string, StoreCommand>> = {
   migrate: migrateCommand,
   seed: seedCommand,
+  companies: companiesCommand,
   keys: keysCommand,
   accounts: accountsCommand,
   import: importCommand,

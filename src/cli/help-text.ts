@@ -104,6 +104,15 @@ export const COMMANDS: Record<string, CommandSpec | CommandGroup> = {
     options: { ...STORE_OPTIONS, scale: { type: 'string' }, seed: { type: 'string' }, 'as-of': { type: 'string' } },
     positionals: [0, 0],
   },
+  companies: {
+    usage: `dealsignal companies resolve [--batch N]
+  Links every stored record to its companies again, by today's rules and companies (website domain, then
+  LinkedIn page, then name and country), a batch at a time, and prints how many links changed. Run it after
+  a companies import that should take over records first linked to companies made from them, or to link
+  records written without resolution (plain SQL). A second run changes nothing.\n${STORE_NOTE}`,
+    options: { ...STORE_OPTIONS, batch: { type: 'string' } },
+    positionals: [1, 1],
+  },
   keys: KEYS,
   accounts: ACCOUNTS,
   import: {

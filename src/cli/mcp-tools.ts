@@ -409,6 +409,7 @@ const TOOL_OF_DATASET: Readonly<Partial<Record<string, string>>> = {
   investors: 'list_investors',
   'job-changes': 'list_job_changes',
   acquisitions: 'list_acquisition_signals',
+  companies: 'list_companies',
 };
 
 function changesTool(): McpTool {
@@ -477,4 +478,51 @@ function changesTool(): McpTool {
   };
 }
 
-export const MCP_TOOLS: readonly McpTool[] = [...LIST_TOOLS.map(listTool), changesTool()];
+/** get_company: one company with the summary of its signals, by id, website domain or LinkedIn page. */
+function companyTool(): McpTool {
+  const text = (description: string) => ({ type: 'string', minLength: 1, maxLength: 2048, description });
+  return {
+    name: 'get_company',
+    title: 'One company and its signals',
+    description:
+      'One company (GET /api/v2/companies/{id}, or /lookup by website or LinkedIn page) with a summary of every record ' +
+      'linked to it: funding rounds (count, total raised per currency, the latest), M&A deals as target and as acquirer, ' +
+      'job changes into and out of it over 30/90/365 days, its latest acquisition signal, the investors on its rounds. ' +
+      "Give exactly one of `id` (from list_companies or a record's companyId), `domain` or `linkedin_url`. Costs 1 " +
+      'credit; an unknown company is an error and costs nothing.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', format: 'uuid', description: 'The company id' },
+        domain: text('A website or its domain (acme.com)'),
+        linkedin_url: text('A LinkedIn company page (linkedin.com/company/acme)'),
+      },
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        company: { type: 'object', description: 'The company and its `signals`' },
+        creditsRemaining: integer("The account's credit balance after this call"),
+      },
+      required: ['company'],
+    },
+    async call(ds, args, options) {
+      const given = ['id', 'domain', 'linkedin_url'].filter((name) => args[name] !== undefined && args[name] !== null);
+      if (given.length !== 1 || given.some((name) => typeof args[name] !== 'string')) {
+        throw new ArgumentError('give exactly one of id, domain and linkedin_url, as a string');
+      }
+      const id = args.id;
+      const body =
+        typeof id === 'string'
+          ? await ds.v2.companies.get(id, options)
+          : await ds.v2.companies.lookup(
+              given[0] === 'domain' ? { domain: String(args.domain) } : { linkedin_url: String(args.linkedin_url) },
+              options,
+            );
+      return { company: body.data, creditsRemaining: body.meta.creditsRemaining };
+    },
+  };
+}
+
+export const MCP_TOOLS: readonly McpTool[] = [...LIST_TOOLS.map(listTool), changesTool(), companyTool()];

@@ -486,38 +486,54 @@ interface CompanyIndustry {
   techy: boolean;
 }
 
-const V2_INDUSTRIES = new Map(INDUSTRIES.map((industry) => [industry.name, industry]));
-
-const COMPANY_INDUSTRIES: readonly CompanyIndustry[] = INDUSTRY_LABELS.map(([label, main, , vocabulary, subs]) => {
-  const known = V2_INDUSTRIES.get(vocabulary);
-  const extra = EXTRA_VOCABULARY[vocabulary];
-  if (!known && !extra) throw new Error(`company industry ${label}: no vocabulary named ${vocabulary}`);
-  const products = known?.products ?? (extra?.[0] ?? '').split('|');
-  const audiences = known?.audiences ?? (extra?.[1] ?? '').split('|');
-  const descriptors = known?.descriptors ?? (extra?.[2] ?? '').split('|');
-  const subcategories = subs.split('|').map((spec) => {
-    const [id = '', weight = ''] = spec.split(':');
-    if (!isSubcategory(id)) throw new Error(`company industry ${label}: ${id} is not a subcategory`);
-    return [id, Number(weight)] as const;
+// Built on first use, not when the module loads: the v2 generator (which this module draws from)
+// reaches this one through the company population, so INDUSTRIES may not be set yet at load time.
+function buildCompanyIndustries(): readonly CompanyIndustry[] {
+  const v2Industries = new Map(INDUSTRIES.map((industry) => [industry.name, industry]));
+  return INDUSTRY_LABELS.map(([label, main, , vocabulary, subs]) => {
+    const known = v2Industries.get(vocabulary);
+    const extra = EXTRA_VOCABULARY[vocabulary];
+    if (!known && !extra) throw new Error(`company industry ${label}: no vocabulary named ${vocabulary}`);
+    const products = known?.products ?? (extra?.[0] ?? '').split('|');
+    const audiences = known?.audiences ?? (extra?.[1] ?? '').split('|');
+    const descriptors = known?.descriptors ?? (extra?.[2] ?? '').split('|');
+    const subcategories = subs.split('|').map((spec) => {
+      const [id = '', weight = ''] = spec.split(':');
+      if (!isSubcategory(id)) throw new Error(`company industry ${label}: ${id} is not a subcategory`);
+      return [id, Number(weight)] as const;
+    });
+    return {
+      label,
+      main: MAIN[main],
+      siblings: INDUSTRY_LABELS.filter(([other, otherMain]) => otherMain === main && other !== label && other !== MAIN[main]).map(
+        ([other, , weight]) => [other, weight] as const,
+      ),
+      subcategories: new Weighted(subcategories),
+      products,
+      productSpecialties: products.map(specialtyText),
+      audiences,
+      descriptors,
+      techy: main === 'tech' || (known?.techy ?? false),
+    };
   });
-  return {
-    label,
-    main: MAIN[main],
-    siblings: INDUSTRY_LABELS.filter(([other, otherMain]) => otherMain === main && other !== label && other !== MAIN[main]).map(
-      ([other, , weight]) => [other, weight] as const,
-    ),
-    subcategories: new Weighted(subcategories),
-    products,
-    productSpecialties: products.map(specialtyText),
-    audiences,
-    descriptors,
-    techy: main === 'tech' || (known?.techy ?? false),
-  };
-});
+}
 
-const INDUSTRY_TABLE = new Weighted(
-  COMPANY_INDUSTRIES.map((industry, i) => [industry, (INDUSTRY_LABELS[i] as (typeof INDUSTRY_LABELS)[number])[2]] as const),
+/** What the other generators need of an industry label: its main category key and its vocabulary (an INDUSTRY_DATA name or an EXTRA_VOCABULARY key). */
+export const COMPANY_INDUSTRY_LABELS: ReadonlyMap<string, { main: keyof typeof MAIN; vocabulary: string }> = new Map(
+  INDUSTRY_LABELS.map(([label, main, , vocabulary]) => [label, { main, vocabulary }] as const),
 );
+
+let industryTableCache: Weighted<CompanyIndustry> | undefined;
+
+/** The company industries, weighted. */
+function industryTableOf(): Weighted<CompanyIndustry> {
+  industryTableCache ??= new Weighted(
+    buildCompanyIndustries().map(
+      (industry, i) => [industry, (INDUSTRY_LABELS[i] as (typeof INDUSTRY_LABELS)[number])[2]] as const,
+    ),
+  );
+  return industryTableCache;
+}
 
 /** How many categories a company lists (its main category first). */
 const CATEGORY_COUNT = new Weighted([
@@ -525,6 +541,10 @@ const CATEGORY_COUNT = new Weighted([
   [2, 45],
   [3, 25],
 ] as const);
+
+/** How far back a profile was first recorded. */
+const CREATED_SPAN_DAYS = 3 * 365;
+const CREATED_SPAN_MS = CREATED_SPAN_DAYS * 86_400_000;
 
 const NAME_QUALIFIERS = ['Group', 'Holdings', 'International', 'Global', 'Worldwide', 'Co'];
 const LOGO_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
@@ -623,6 +643,7 @@ function logoToken(rng: Rng): string {
 // ---------------------------------------------------------------------------------------------
 
 export function* generateCompanies(seed: number, count: number, now: Date): Generator<CompanyRecord> {
+  const industryTable = industryTableOf();
   const rng = new Rng(mersenneRandomizer(seed, STREAM));
   const surnames = firmSurnames();
   const nowMs = now.getTime();
@@ -642,7 +663,7 @@ export function* generateCompanies(seed: number, count: number, now: Date): Gene
   };
 
   for (let i = 0; i < count; i++) {
-    const industry = INDUSTRY_TABLE.pick(rng);
+    const industry = industryTable.pick(rng);
     const country = COUNTRY_TABLE.pick(rng);
     const headquarters = rng.next() < 0.03 ? null : country;
 
@@ -703,7 +724,9 @@ export function* generateCompanies(seed: number, count: number, now: Date): Gene
     const sizeFactor = Math.min(1, Math.log10(employees) / 5);
     const span = nowYear - 1950;
     let age = Math.floor((6 + 24 * Math.pow(sizeFactor, 1.3)) * Math.exp(0.75 * rng.normal()));
-    if (age > span) age = rng.int(Math.floor(span / 2), span);
+    // (Folded into the range without a draw, as below: the records draw as many numbers whatever the date, so
+    // every date's companies are the same ones, which the other datasets' records are about.)
+    if (age > span) age = Math.floor(span / 2) + (age % (span - Math.floor(span / 2) + 1));
     const foundedYear = rng.next() < 0.05 ? null : nowYear - age;
     const growthInfo =
       employeeCount !== null && rng.next() < (employeeCount < 10 ? 0.4 : 0.75)
@@ -713,10 +736,12 @@ export function* generateCompanies(seed: number, count: number, now: Date): Gene
     const description = rng.next() < 0.7 ? describe(rng, brand, industry, headquarters, foundedYear) : null;
 
     // When the profile was first and last recorded: within three years, never before the company was founded.
-    let createdMs = recentMs(rng, nowMs, 3 * 365, 1.2);
+    let createdMs = recentMs(rng, nowMs, CREATED_SPAN_DAYS, 1.2);
     if (foundedYear !== null) {
       const foundedMs = Date.UTC(foundedYear, 0, 1);
-      if (createdMs < foundedMs) createdMs = foundedMs + Math.floor(((nowMs - foundedMs) * rng.next()) / 1000) * 1000;
+      // Within three years: moved to the same point of the span since the company was founded.
+      const within = (createdMs - (nowMs - CREATED_SPAN_MS)) / CREATED_SPAN_MS;
+      if (createdMs < foundedMs) createdMs = foundedMs + Math.floor(((nowMs - foundedMs) * within) / 1000) * 1000;
     }
     const updatedMs =
       rng.next() < 0.25 ? createdMs : createdMs + Math.floor(((nowMs - createdMs) * (1 - Math.pow(rng.next(), 2))) / 1000) * 1000;

@@ -16,6 +16,7 @@ import {
   type StoredRow,
 } from '../catalog/index.js';
 import { generateCompanies } from './company-generator.js';
+import { companyPopulation, type CompanyPopulation } from './company-population.js';
 import { generateFundingRecords, generateMaRecords } from './v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from './v2-generator.js';
 
@@ -27,8 +28,16 @@ export interface DemoGenerator<Rec> {
   sizes: Readonly<Record<Scale, number>>;
   /** Added to the seed, so each dataset draws its own sequence (fixed: the data stays the same). */
   seedOffset: number;
-  /** Deterministic in (seed, count, asOf). */
-  generate(seed: number, count: number, asOf: Date): Iterable<{ record: Rec; extras?: Partial<RecordExtras> }>;
+  /**
+   * Deterministic in (seed, count, asOf, population). The companies the records are about come from
+   * `population` (the seed's: demoPopulation); without one, from a small population of `seed`'s own.
+   */
+  generate(
+    seed: number,
+    count: number,
+    asOf: Date,
+    population?: CompanyPopulation,
+  ): Iterable<{ record: Rec; extras?: Partial<RecordExtras> }>;
 }
 
 /**
@@ -58,9 +67,9 @@ export const DEMO_GENERATORS = {
     sizes: { demo: 5_000, large: 1_000_000, xlarge: 2_800_000 },
     seedOffset: 0,
     // A stable source id per generated round, so re-seeding on another day updates instead of adding.
-    *generate(seed, count, asOf) {
+    *generate(seed, count, asOf, population) {
       let index = 0;
-      for (const record of generateFundingRecords(seed, count, asOf)) {
+      for (const record of generateFundingRecords(seed, count, asOf, population)) {
         yield { record, extras: { sourceId: `seed-${seed}-${index++}` } };
       }
     },
@@ -68,8 +77,8 @@ export const DEMO_GENERATORS = {
   'm-a': generatorOf(mA, {
     sizes: { demo: 1_000, large: 200_000, xlarge: 550_000 },
     seedOffset: 1,
-    *generate(seed, count, asOf) {
-      for (const { record, status } of generateMaRecords(seed, count, asOf)) yield { record, extras: { status } };
+    *generate(seed, count, asOf, population) {
+      for (const { record, status } of generateMaRecords(seed, count, asOf, population)) yield { record, extras: { status } };
     },
   }),
   investors: generatorOf(investors, {
@@ -82,17 +91,18 @@ export const DEMO_GENERATORS = {
   'job-changes': generatorOf(jobChanges, {
     sizes: { demo: 10_000, large: 2_000_000, xlarge: 5_550_000 },
     seedOffset: 3,
-    *generate(seed, count, asOf) {
-      for (const record of generateJobChanges(seed, count, asOf)) yield { record };
+    *generate(seed, count, asOf, population) {
+      for (const record of generateJobChanges(seed, count, asOf, population)) yield { record };
     },
   }),
   acquisitions: generatorOf(acquisitions, {
     sizes: { demo: 1_000, large: 200_000, xlarge: 550_000 },
     seedOffset: 4,
-    *generate(seed, count, asOf) {
-      for (const record of generateAcquisitionSignals(seed, count, asOf)) yield { record };
+    *generate(seed, count, asOf, population) {
+      for (const record of generateAcquisitionSignals(seed, count, asOf, population)) yield { record };
     },
   }),
+  // The companies are also the population the other datasets' records are about (demoPopulation).
   companies: generatorOf(companies, {
     sizes: { demo: 3_000, large: 500_000, xlarge: 1_000_000 },
     seedOffset: 5,
@@ -106,4 +116,14 @@ export const DEMO_GENERATORS = {
 export function demoGeneratorOf(name: DatasetName): DatasetGenerator<unknown> | undefined {
   const generators: { readonly [N in DatasetName]?: DatasetGenerator<unknown> } = DEMO_GENERATORS;
   return generators[name];
+}
+
+/**
+ * The company population of a demo data set: the companies dataset's records at the scale (for
+ * `seed` plus its offset, as the seed loads them), which the funding rounds, M&A deals, job changes
+ * and acquisition signals of the same seed, scale and date are about.
+ */
+export function demoPopulation(seed: number, scale: Scale, asOf: Date): CompanyPopulation {
+  const generator = DEMO_GENERATORS.companies;
+  return companyPopulation(seed + generator.seedOffset, generator.sizes[scale], asOf);
 }

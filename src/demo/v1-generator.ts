@@ -9,6 +9,8 @@ import type { FundingRecord, MaRecord, DealStatus } from '../catalog/index.js';
 import { countryName } from '../catalog/index.js';
 import { slugify } from '../catalog/index.js';
 import { Rng, sfc32Randomizer, Weighted } from './random.js';
+import { COMPANY_INDUSTRY_LABELS } from './company-generator.js';
+import { defaultPopulation, type CompanyPopulation, type CompanySampler } from './company-population.js';
 import {
   type Category,
   CATEGORIES,
@@ -16,16 +18,12 @@ import {
   type Country,
   COUNTRIES,
   FX,
-  GENERIC_TLDS,
   SIZE_LABELS,
   ROOT_NOUNS,
   ROOT_ADJECTIVES,
-  ROOT_ENDINGS,
   BRAND_STARTS,
   BRAND_MIDS,
   BRAND_ENDS,
-  NAME_PREFIXES,
-  GENERIC_SUFFIXES,
   type Stage,
   STAGES,
   EXEC_ROLES,
@@ -94,6 +92,69 @@ function article(word: string): string {
 
 const COUNTRY_PICKER = new Weighted(COUNTRIES.map((c) => [c, c.weight] as const));
 const ACQUIRER_COUNTRY_PICKER = new Weighted(COUNTRIES.map((c) => [c, c.code === 'US' ? c.weight * 1.6 : c.weight] as const));
+
+const V1_COUNTRY_BY_CODE = new Map(COUNTRIES.map((c) => [c.code, c]));
+/** Population countries the v1 vocabulary lacks: a neighbour's names, phones and currency stand in. */
+const COUNTRY_STAND_INS: Record<string, string> = { LU: 'BE', MY: 'SG', TH: 'SG', PH: 'SG' };
+
+/** The v1 country of a population company's country code (a weighted draw when it has none). */
+function v1Country(rng: Rng, code: string | null): Country {
+  if (code === null) return COUNTRY_PICKER.pick(rng);
+  return V1_COUNTRY_BY_CODE.get(code) ?? V1_COUNTRY_BY_CODE.get(COUNTRY_STAND_INS[code] ?? 'US') ?? COUNTRIES[0]!;
+}
+
+/** The v1 category of a company-generator industry label's main category, where no v1 category lists the label. */
+const MAIN_CATEGORY_FALLBACK: Record<string, string> = {
+  tech: 'saas',
+  pro: 'saas',
+  fin: 'fintech',
+  health: 'healthtech',
+  mfg: 'hardware',
+  retail: 'e-commerce',
+  wholesale: 'logistics',
+  admin: 'hr tech',
+  edu: 'edtech',
+  realEstate: 'proptech',
+  construction: 'construction tech',
+  utilities: 'energy',
+  mining: 'energy',
+  transport: 'logistics',
+  accommodation: 'travel tech',
+  consumer: 'e-commerce',
+  entertainment: 'media',
+  farming: 'agtech',
+  government: 'data analytics',
+  holding: 'fintech',
+};
+
+/** The v1 categories fitting a LinkedIn industry label: those listing it, else its main category's. */
+const CATEGORIES_BY_LABEL = new Map<string, Category[]>(
+  [...COMPANY_INDUSTRY_LABELS].map(([label, { main }]) => {
+    const listing = CATEGORIES.filter((c) => c.industries.includes(label));
+    const fallback = CATEGORY_BY_KEY.get(MAIN_CATEGORY_FALLBACK[main] ?? 'saas') ?? CATEGORIES[0]!;
+    return [label, listing.length > 0 ? listing : [fallback]] as const;
+  }),
+);
+
+function categoryOf(rng: Rng, label: string | null): Category {
+  const fitting = label === null ? undefined : CATEGORIES_BY_LABEL.get(label);
+  return fitting ? rng.pick(fitting) : CATEGORY_PICKER.pick(rng);
+}
+
+/** The host of a website URL without "www." ("https://www.nimbus.io" -> "nimbus.io"). */
+function hostOf(website: string): string {
+  return website
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/[/?#].*$/, '')
+    .toLowerCase();
+}
+
+/** The population companies funding rounds and M&A deals draw, and what they drew of them. */
+interface PopulationDraw {
+  population: CompanyPopulation;
+  sampler: CompanySampler;
+}
 
 function sizeLabel(headcount: number): string {
   for (const [max, label] of SIZE_LABELS) if (headcount <= max) return label;
@@ -208,15 +269,6 @@ function brandWord(rng: Rng, long = false): string {
   return word;
 }
 
-function rootWithEnding(rng: Rng): string {
-  let root = rng.pick(ROOT_NOUNS);
-  const ending = rng.pick(ROOT_ENDINGS);
-  if (root.endsWith('e') && VOWELS.includes(ending.charAt(0))) root = root.slice(0, -1);
-  if (root.endsWith('y') && ending === 'ly') return cap(root.slice(0, -1) + 'ily');
-  if (VOWELS.includes(root.charAt(root.length - 1)) && VOWELS.includes(ending.charAt(0))) return cap(root + ending.slice(1));
-  return cap(root + ending);
-}
-
 function compoundWord(rng: Rng): string {
   const a = rng.chance(0.5) ? rng.pick(ROOT_ADJECTIVES) : rng.pick(ROOT_NOUNS);
   let b = rng.pick(ROOT_NOUNS);
@@ -228,11 +280,11 @@ function compoundWord(rng: Rng): string {
 // Rounds
 // ---------------------------------------------------------------------------------------------
 
-const STAGE_PICKER = new Weighted(STAGES.map((s) => [s, s.weight] as const));
 const STAGE_BY_LABEL = new Map(STAGES.map((s) => [s.label ?? 'undisclosed', s]));
 
-const ACQUIRED_STAGE_PICKER = new Weighted(
-  ACQUIRED_STAGE_MIX.map(([label, weight]) => [STAGE_BY_LABEL.get(label)!, weight] as const),
+const FUNDING_STAGE_MIX: ReadonlyArray<readonly [Stage, number]> = STAGES.map((s) => [s, s.weight] as const);
+const ACQUIRED_STAGE_PICKS: ReadonlyArray<readonly [Stage, number]> = ACQUIRED_STAGE_MIX.map(
+  ([label, weight]) => [STAGE_BY_LABEL.get(label)!, weight] as const,
 );
 
 /** Rounds money the way press releases do: a few significant figures, occasionally exact-ish. */
@@ -313,11 +365,17 @@ class Context {
   readonly rng: Rng;
   readonly faker: Faker;
   readonly nowMs: number;
-  private readonly seen = new Set<string>();
   private readonly pools = namePools();
   private readonly firms: Record<'early' | 'venture' | 'growth' | 'debt', InvestorFirm[]>;
 
+  /**
+   * The draws of the population companies the records are about, apart from everything else: the
+   * same companies get the same records whatever the reference date (as the docs' lookup examples need).
+   */
+  readonly picks: Rng;
+
   constructor(seed: number, salt: number, now: Date) {
+    this.picks = new Rng(sfc32Randomizer([seed, salt, 0x5049434b]));
     this.rng = new Rng(sfc32Randomizer());
     this.faker = this.rng.faker;
     this.faker.seed([seed, salt]);
@@ -436,54 +494,6 @@ class Context {
 
   // ---- companies ---------------------------------------------------------------------------
 
-  private candidateName(category: Category, country: Country, attempt: number): string {
-    const rng = this.rng;
-    const suffix = () => (rng.chance(0.7) ? rng.pick(category.suffixes) : rng.pick(GENERIC_SUFFIXES));
-    // Later attempts switch to the patterns with the most room, so large sets stay collision-free.
-    if (attempt >= 3) return rng.chance(0.4) ? cap(brandWord(rng, true)) : `${cap(brandWord(rng, true))} ${suffix()}`;
-    const r = rng.next();
-    if (r < 0.24) return cap(brandWord(rng));
-    if (r < 0.48) return `${cap(brandWord(rng))} ${suffix()}`;
-    if (r < 0.62) return compoundWord(rng);
-    if (r < 0.71) return `${compoundWord(rng)} ${suffix()}`;
-    if (r < 0.79) return rng.chance(0.6) ? rootWithEnding(rng) : `${rootWithEnding(rng)} ${suffix()}`;
-    if (r < 0.85) return `${rng.pick(NAME_PREFIXES)}${cap(rng.pick(ROOT_NOUNS))}`;
-    if (r < 0.94) return `${cap(rng.pick(ROOTS))} ${suffix()}`;
-    const pool = this.pools.get(country.names) ?? this.pools.get('en')!;
-    const surname = rng.pick(pool.last);
-    return `${surname.split(' ').map(cap).join(' ')} ${rng.pick(category.suffixes)}`;
-  }
-
-  /** A company name whose slug has not been used in this data set yet. */
-  private uniqueName(category: Category, country: Country): { name: string; base: string; namePath: string; suffixed: boolean } {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const base = this.candidateName(category, country, attempt);
-      const name = this.rng.chance(0.05) ? `${base}${country.legal.startsWith('Inc') ? ', ' : ' '}${country.legal}` : base;
-      const namePath = slugify(name);
-      if (namePath === '' || this.seen.has(namePath)) continue;
-      this.seen.add(namePath);
-      return { name, base, namePath, suffixed: false };
-    }
-    const base = this.candidateName(category, country, 0);
-    let namePath = `${slugify(base)}-${this.rng.hex(4)}`;
-    while (this.seen.has(namePath)) namePath = `${slugify(base)}-${this.rng.hex(6)}`;
-    this.seen.add(namePath);
-    return { name: base, base, namePath, suffixed: true };
-  }
-
-  private domain(base: string, category: Category, country: Country, taken: boolean): string {
-    const rng = this.rng;
-    let label = slugify(base).replace(/-/g, '');
-    if (taken) label = `${rng.pick(['get', 'try', 'use', 'join'])}${label}`;
-    else if (label.length <= 4 && rng.chance(0.5)) label = `${label}${rng.pick(['hq', 'app', 'labs'])}`;
-    let tld: string;
-    const r = rng.next();
-    if (category.tlds && r < 0.45) tld = rng.pick(category.tlds);
-    else if (country.tlds.length > 0 && r < 0.7) tld = rng.pick(country.tlds);
-    else tld = rng.pick(GENERIC_TLDS);
-    return `${label}.${tld}`;
-  }
-
   private categories(main: Category): string[] {
     const rng = this.rng;
     const r = rng.next();
@@ -537,13 +547,13 @@ class Context {
     return `${first} Headquartered in ${place}, it has a team of about ${headcount < 10 ? headcount : Math.round(headcount / 10) * 10} people.`;
   }
 
-  private headcountSeries(stage: Stage, foundedMs: number, seenMs: number): HeadcountData[] {
+  private headcountSeries(stage: Stage, foundedMs: number, seenMs: number, latest?: number): HeadcountData[] {
     const rng = this.rng;
     const endIdx = monthIndex(seenMs);
     const available = Math.max(6, Math.floor((seenMs - foundedMs) / MONTH_MS));
     const wanted = rng.chance(0.55) ? rng.int(18, 24) : rng.int(6, 17);
     const n = Math.min(wanted, Math.min(24, available));
-    const target = rng.logTriangular(stage.headcount[0], stage.headcount[1]);
+    const target = latest ?? rng.logTriangular(stage.headcount[0], stage.headcount[1]);
     const g = rng.float(stage.growth[0], stage.growth[1]);
     let h = Math.max(1, target / Math.pow(1 + g, n - 1));
     let prev = Math.max(1, Math.round(h));
@@ -623,25 +633,72 @@ class Context {
     return out;
   }
 
-  company(stage: Stage, seenMs: number, extraAgeYears = 0): Company {
+  // ---- population companies --------------------------------------------------------------
+
+  /** A date a record of the company was seen: dateSeenMs(), moved after its founding when it falls before. */
+  seenAfterFounding(foundedYear: number | null): number {
+    const seenMs = this.dateSeenMs();
+    if (foundedYear === null) return seenMs;
+    const foundedMs = Date.UTC(foundedYear, 0, 1);
+    if (seenMs >= foundedMs + 30 * DAY_MS) return seenMs;
+    const span = Math.max(0, this.nowMs - 1000 - foundedMs);
+    return Math.floor((foundedMs + span * this.rng.next()) / 1000) * 1000;
+  }
+
+  /** The company's headcount when a record was seen: today's, less about 20% a year back (null: unknown). */
+  static headcountAt(employees: number | null, seenMs: number, nowMs: number): number | null {
+    if (employees === null) return null;
+    return Math.max(1, Math.round(employees / Math.pow(1.2, (nowMs - seenMs) / YEAR_MS)));
+  }
+
+  /** A stage from `picker`'s mix, made to fit the company's age and headcount where they are known. */
+  stageFor(stages: ReadonlyArray<readonly [Stage, number]>, ageYears: number | null, headcount: number | null): Stage {
+    let total = 0;
+    const weights = stages.map(([stage, weight]) => {
+      let fit = weight;
+      if (ageYears !== null && (ageYears < stage.age[0] - 1 || ageYears > stage.age[1] * 1.5 + 2)) fit *= 0.03;
+      if (headcount !== null && (headcount < stage.headcount[0] / 3 || headcount > stage.headcount[1] * 3)) fit *= 0.05;
+      total += fit;
+      return fit;
+    });
+    let target = this.rng.next() * total;
+    for (let i = 0; i < stages.length; i++) {
+      target -= weights[i]!;
+      if (target < 0) return stages[i]![0];
+    }
+    return stages[stages.length - 1]![0];
+  }
+
+  /** The population's company `index` as a v1 record describes it when seen at `seenMs`, at `stage`. */
+  populationCompany(population: CompanyPopulation, index: number, stage: Stage, seenMs: number): Company {
     const rng = this.rng;
-    const category = CATEGORY_PICKER.pick(rng);
-    const country = COUNTRY_PICKER.pick(rng);
-    const { name, base, namePath, suffixed } = this.uniqueName(category, country);
-    const domain = this.domain(base, category, country, suffixed);
+    const name = population.name(index);
+    const website = population.website(index);
+    const linkedinUrl = population.linkedinUrl(index);
+    const code = population.country(index);
+    const label = population.industry(index);
+    const foundedYear = population.foundedYear(index);
+    const category = categoryOf(rng, label);
+    const country = v1Country(rng, code);
+    const namePath = population.linkedinHandle(index) ?? slugify(name);
+    const domain = website === null ? null : hostOf(website);
     const city = rng.pick(country.cities);
 
-    const ageYears = rng.float(stage.age[0], stage.age[1]) + extraAgeYears;
-    const foundedMs = seenMs - ageYears * YEAR_MS;
-    const yearFounded = new Date(foundedMs).getUTCFullYear();
+    const foundedMs =
+      foundedYear !== null
+        ? Math.min(seenMs - 30 * DAY_MS, Date.UTC(foundedYear, rng.int(0, 11), 1))
+        : seenMs - rng.float(stage.age[0], stage.age[1]) * YEAR_MS;
     const foundedIdx = monthIndex(foundedMs);
     const seenIdx = monthIndex(seenMs);
 
-    const headcount = this.headcountSeries(stage, foundedMs, seenMs);
+    const headcount = this.headcountSeries(
+      stage,
+      foundedMs,
+      seenMs,
+      Context.headcountAt(population.employeeCount(index), seenMs, this.nowMs) ?? undefined,
+    );
     const latest = headcount[headcount.length - 1]!.headcount;
     const ceoPerson = rng.chance(0.92) ? this.person(country) : null;
-    const hqKnown = rng.chance(0.97);
-    const yearKnown = rng.chance(0.96);
 
     const catKeys = this.categories(category);
     const keywords = rng.sample(category.keywords, rng.int(3, 6));
@@ -652,28 +709,23 @@ class Context {
         if (!keywords.includes(kw)) keywords.push(kw);
       }
     }
-    const handle = slugify(base).replace(/-/g, '').slice(0, 15);
+    const handle = slugify(name).replace(/-/g, '').slice(0, 15);
+    const emailDomain = domain ?? `${slugify(name).replace(/-/g, '')}.com`;
 
     const info: CompanyInfo = {
       name,
-      description: this.description(
-        name,
-        category,
-        hqKnown ? country : null,
-        city,
-        yearKnown ? yearFounded : null,
-        ceoPerson?.name ?? null,
-        latest,
-      ),
-      industry: rng.pick(category.industries),
-      website: `https://www.${domain}`,
+      description:
+        population.description(index) ??
+        this.description(name, category, code === null ? null : country, city, foundedYear, ceoPerson?.name ?? null, latest),
+      industry: label ?? rng.pick(category.industries),
+      ...(website === null ? {} : { website }),
       size: sizeLabel(latest),
       logo_url: rng.chance(0.85)
         ? `https://media.licdn.com/dms/image/C4E0BAQ${rng.hex(12)}/company-logo_200_200/0/${Math.floor(seenMs / 1000) - rng.int(0, 86400 * 900)}`
         : null,
-      year_founded: yearKnown ? yearFounded : null,
-      hq_country: hqKnown ? countryName(country.code) : null,
-      email: rng.chance(0.8) ? `${rng.pick(['info', 'hello', 'contact', 'team', 'hi'])}@${domain}` : null,
+      year_founded: foundedYear,
+      hq_country: code === null ? null : countryName(code),
+      email: domain !== null && rng.chance(0.8) ? `${rng.pick(['info', 'hello', 'contact', 'team', 'hi'])}@${domain}` : null,
       phone: rng.chance(0.65) ? this.phone(country) : null,
       keywords,
       specialities: rng.sample(SPECIALITIES.get(category.key)!, rng.int(2, 5)),
@@ -682,10 +734,10 @@ class Context {
     };
 
     const contact: ContactInfo = {
-      company_linkedin_url: `https://www.linkedin.com/company/${namePath}`,
+      company_linkedin_url: linkedinUrl,
       company_twitter_url: rng.chance(0.72) ? `https://${rng.chance(0.5) ? 'twitter.com' : 'x.com'}/${handle}` : null,
       company_facebook_url: rng.chance(0.55) ? `https://www.facebook.com/${handle}` : null,
-      employees: this.employees(stage, category, country, ceoPerson, domain, foundedIdx, seenIdx, latest),
+      employees: this.employees(stage, category, country, ceoPerson, emailDomain, foundedIdx, seenIdx, latest),
     };
 
     return {
@@ -703,13 +755,63 @@ class Context {
     };
   }
 
+  /** The population's company `index` as an acquirer: a large, established company. */
+  populationAcquirer(population: CompanyPopulation, index: number): Acquirer {
+    const rng = this.rng;
+    const name = population.name(index);
+    const website = population.website(index);
+    const code = population.country(index);
+    const label = population.industry(index);
+    const category = categoryOf(rng, label);
+    const country = v1Country(rng, code);
+    const employees = population.employeeCount(index);
+    const yearFounded = population.foundedYear(index);
+    const domain = website === null ? null : hostOf(website);
+    const focus = rng.sample(category.keywords, 3).map(prose);
+    const description =
+      population.description(index) ??
+      `${name} is ${article(category.display)} ${category.display} company serving ${rng.pick(category.audiences)}, ` +
+        `with offerings spanning ${focus[0]}, ${focus[1]} and ${focus[2]}.` +
+        (yearFounded !== null && code !== null
+          ? ` Founded in ${yearFounded}, it is headquartered in ${rng.pick(country.cities)}, ${countryName(code)}.`
+          : '');
+    const info: CompanyInfo = {
+      name,
+      description,
+      industry: label ?? rng.pick(category.industries),
+      ...(website === null ? {} : { website }),
+      size: sizeLabel(employees ?? 500),
+      logo_url: rng.chance(0.95)
+        ? `https://media.licdn.com/dms/image/C4D0BAQ${rng.hex(12)}/company-logo_200_200/0/${1_500_000_000 + rng.int(0, 200_000_000)}`
+        : null,
+      year_founded: yearFounded,
+      hq_country: code === null ? null : countryName(code),
+      email:
+        domain !== null && rng.chance(0.7) ? `${rng.pick(['info', 'contact', 'press', 'media', 'investors'])}@${domain}` : null,
+      phone: rng.chance(0.85) ? this.phone(country) : null,
+      keywords: rng.sample(category.keywords, rng.int(4, 8)),
+      specialities: rng.sample(SPECIALITIES.get(category.key)!, rng.int(3, 7)),
+      categories: [category.key, ...rng.sample(category.related, rng.int(1, 3))].filter((k) => CATEGORY_BY_KEY.has(k)),
+      company_interested_in: rng.sample(ACQUIRER_INTERESTS, rng.int(2, 5)),
+    };
+    return { name, linkedin: population.linkedinUrl(index)!, category, info };
+  }
+
   // ---- funding ---------------------------------------------------------------------------
 
-  funding(): FundingRecord {
+  funding(draw: PopulationDraw): FundingRecord {
     const rng = this.rng;
-    const seenMs = this.dateSeenMs();
-    const stage = STAGE_PICKER.pick(rng);
-    const company = this.company(stage, seenMs);
+    const { population, sampler } = draw;
+    const index = sampler.pick(this.picks);
+    const foundedYear = population.foundedYear(index);
+    const seenMs = this.seenAfterFounding(foundedYear);
+    const ageYears = foundedYear === null ? null : (seenMs - Date.UTC(foundedYear, 6, 1)) / YEAR_MS;
+    const stage = this.stageFor(
+      FUNDING_STAGE_MIX,
+      ageYears,
+      Context.headcountAt(population.employeeCount(index), seenMs, this.nowMs),
+    );
+    const company = this.populationCompany(population, index, stage, seenMs);
     const country = company.country;
     const currency = rng.chance(country.localShare * 0.85) ? country.currency : 'USD';
     const usd = rng.logTriangular(stage.amount[0], stage.amount[1]);
@@ -733,7 +835,8 @@ class Context {
 
   // ---- M&A -------------------------------------------------------------------------------
 
-  buildAcquirers(count: number): { all: Acquirer[]; byCategory: Map<string, Acquirer[]> } {
+  /** `count` acquirers, none named (by LinkedIn handle) as a `reserved` one is. */
+  buildAcquirers(count: number, reserved: ReadonlySet<string>): { all: Acquirer[]; byCategory: Map<string, Acquirer[]> } {
     const f = this.faker;
     const rng = this.rng;
     const used = new Set<string>();
@@ -755,10 +858,8 @@ class Context {
       else name = `${f.person.lastName()} & ${f.person.lastName()}`;
       if (/[^A-Za-z0-9 &.,'-]/.test(name) || / - /.test(name)) continue;
       const namePath = slugify(name);
-      if (used.has(namePath)) continue;
+      if (used.has(namePath) || reserved.has(namePath)) continue;
       used.add(namePath);
-      // Acquirers keep their names to themselves: no acquired company gets the same slug.
-      this.seen.add(namePath);
 
       const country = ACQUIRER_COUNTRY_PICKER.pick(rng);
       const sizeRoll = rng.next();
@@ -831,25 +932,94 @@ function thousands(value: number): string {
 // Public API
 // ---------------------------------------------------------------------------------------------
 
-/** `count` funding rounds, lazily; deterministic in (seed, count, now). */
-export function* generateFundingRecords(seed: number, count: number, now: Date): Generator<FundingRecord> {
+/** The most activity counted for a company's funding rounds and for its being acquired (a few rounds, seldom more than one deal). */
+const MAX_FUNDING_ACTIVITY = 6;
+const MAX_TARGET_ACTIVITY = 2.5;
+
+/** Share of M&A deals whose acquirer is a company of the population (the others: the run's acquirer pool). */
+const POPULATION_ACQUIRER_SHARE = 0.35;
+
+/**
+ * `count` funding rounds, lazily; deterministic in (seed, count, now, population) and prefix-stable.
+ * The rounds' companies are the population's (by default a small one of the seed's own): mostly
+ * young companies, the more active ones many times.
+ */
+export function* generateFundingRecords(
+  seed: number,
+  count: number,
+  now: Date,
+  population: CompanyPopulation = defaultPopulation(seed, now),
+): Generator<FundingRecord> {
   const ctx = new Context(seed, 0x46554e44, now);
-  for (let i = 0; i < count; i++) yield ctx.funding();
+  const nowYear = now.getUTCFullYear();
+  const sampler = population.sampler((i) => {
+    const founded = population.foundedYear(i);
+    const employees = population.employeeCount(i);
+    return (founded === null ? 0.5 : nowYear - founded <= 15 ? 1 : 0.25) * (employees === null || employees <= 5000 ? 1 : 0.3);
+  }, MAX_FUNDING_ACTIVITY);
+  const draw = { population, sampler };
+  for (let i = 0; i < count; i++) yield ctx.funding(draw);
 }
 
-/** `count` M&A deals with their status, lazily; deterministic in (seed, count, now). */
-export function* generateMaRecords(seed: number, count: number, now: Date): Generator<{ record: MaRecord; status: DealStatus }> {
+/**
+ * `count` M&A deals with their status, lazily; deterministic in (seed, count, now, population) and
+ * prefix-stable. The acquired companies are the population's (by default a small one of the seed's
+ * own); so are the acquirers of about a third of the deals (larger companies of the population).
+ */
+export function* generateMaRecords(
+  seed: number,
+  count: number,
+  now: Date,
+  population: CompanyPopulation = defaultPopulation(seed, now),
+): Generator<{ record: MaRecord; status: DealStatus }> {
   const ctx = new Context(seed, 0x4d414e44, now);
   const rng = ctx.rng;
-  const { all, byCategory } = ctx.buildAcquirers(300);
+  // The run's own acquirers are no population companies: none has the LinkedIn page of one.
+  const handles = new Set<string>();
+  for (let i = 0; i < population.size; i++) {
+    const handle = population.linkedinHandle(i);
+    if (handle !== null) handles.add(handle);
+  }
+  const { all, byCategory } = ctx.buildAcquirers(300, handles);
+  handles.clear();
+  const targets = population.sampler((i) => {
+    const employees = population.employeeCount(i);
+    return employees === null ? 0.5 : employees >= 3 && employees <= 3000 ? 1 : 0.2;
+  }, MAX_TARGET_ACTIVITY);
+  const buyers = population.sampler((i) => {
+    const employees = population.employeeCount(i);
+    if (employees === null || employees < 150 || population.linkedinUrl(i) === null) return 0;
+    return Math.log10(employees);
+  });
+  const populationAcquirers = new Map<number, Acquirer>();
 
   for (let i = 0; i < count; i++) {
-    const seenMs = ctx.dateSeenMs();
-    const stage = ACQUIRED_STAGE_PICKER.pick(rng);
-    const company = ctx.company(stage, seenMs, 1.5);
-    const sameCategory = byCategory.get(company.category.key);
-    const pool = sameCategory && sameCategory.length > 0 && rng.chance(0.55) ? sameCategory : all;
-    const acquirer = pool[rng.skewed(pool.length, 1.8)]!;
+    const index = targets.pick(ctx.picks);
+    const fromPopulation = ctx.picks.next() < POPULATION_ACQUIRER_SHARE;
+    const candidate = buyers.pick(ctx.picks);
+    const foundedYear = population.foundedYear(index);
+    const seenMs = ctx.seenAfterFounding(foundedYear);
+    const ageYears = foundedYear === null ? null : (seenMs - Date.UTC(foundedYear, 6, 1)) / YEAR_MS;
+    const stage = ctx.stageFor(
+      ACQUIRED_STAGE_PICKS,
+      ageYears,
+      Context.headcountAt(population.employeeCount(index), seenMs, ctx.nowMs),
+    );
+    const company = ctx.populationCompany(population, index, stage, seenMs);
+    let acquirer: Acquirer;
+    const buyerIndex = fromPopulation ? candidate : index;
+    if (buyerIndex !== index) {
+      let known = populationAcquirers.get(buyerIndex);
+      if (known === undefined) {
+        known = ctx.populationAcquirer(population, buyerIndex);
+        populationAcquirers.set(buyerIndex, known);
+      }
+      acquirer = known;
+    } else {
+      const sameCategory = byCategory.get(company.category.key);
+      const pool = sameCategory && sameCategory.length > 0 && rng.chance(0.55) ? sameCategory : all;
+      acquirer = pool[rng.skewed(pool.length, 1.8)]!;
+    }
 
     // Recent deals are more often still open; older ones have mostly closed.
     const ageDays = (ctx.nowMs - seenMs) / DAY_MS;

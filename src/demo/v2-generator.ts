@@ -32,6 +32,8 @@ import type { AcquisitionSignalRecord, InvestorRecord, JobChangeRecord } from '.
 import { countryName } from '../catalog/index.js';
 import { slugify } from '../catalog/index.js';
 import { mersenneRandomizer, pickDistinct, Rng, Weighted } from './random.js';
+import { defaultPopulation, type CompanyPopulation } from './company-population.js';
+import { COMPANY_INDUSTRY_LABELS } from './company-generator.js';
 import {
   COUNTRY_DATA,
   SHORT_COUNTRY_NAMES,
@@ -68,7 +70,10 @@ const STREAM = {
   investorPools: 0x1f0f,
   jobChanges: 0x2a11,
   jobChangePools: 0x2a12,
+  /** The population companies the records are about: apart, so they are the same whatever the date. */
+  jobChangeCompanies: 0x2a14,
   acquisitions: 0x3b21,
+  acquisitionCompanies: 0x3b22,
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -919,21 +924,19 @@ function oddCasing(rng: Rng, role: string): string {
   return role.replace(/[A-Za-z]+/g, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
 }
 
+/** Employers outside the population: the previous employers of some job changes. */
 interface CompanyPool {
   names: readonly string[];
-  linkedin: readonly string[];
   table: Weighted<number>;
 }
 
-const JOB_COMPANY_POOL_SIZE = 40_000;
+const JOB_COMPANY_POOL_SIZE = 20_000;
 
 function buildCompanyPool(seed: number): CompanyPool {
   const rng = new Rng(mersenneRandomizer(seed, STREAM.jobChangePools));
   const surnames = firmSurnames();
   const taken = new Set<string>();
-  const slugs = new Set<string>();
   const names: string[] = [];
-  const linkedin: string[] = [];
   let guard = 0;
   while (names.length < JOB_COMPANY_POOL_SIZE && guard++ < JOB_COMPANY_POOL_SIZE * 20) {
     let name = companyName(rng, surnames);
@@ -941,14 +944,12 @@ function buildCompanyPool(seed: number): CompanyPool {
     const key = withoutLegalSuffix(name).toLowerCase();
     if (taken.has(key)) continue;
     taken.add(key);
-    const slug = urlSlug(withoutLegalSuffix(name));
-    if (!slug) continue;
+    if (!urlSlug(withoutLegalSuffix(name))) continue;
     names.push(name);
-    linkedin.push(`https://www.linkedin.com/company/${uniqueSlug(slugs, rng.next() < 0.15 ? slug.replace(/-/g, '') : slug)}`);
   }
   // Employer popularity is heavy-tailed: a few large companies hire constantly, most rarely.
   const table = new Weighted(names.map((_, i) => [i, 1 / Math.pow(i + 1, 0.6)] as const));
-  return { names, linkedin, table };
+  return { names, table };
 }
 
 interface KnownPerson {
@@ -958,9 +959,38 @@ interface KnownPerson {
   occurredMs: number;
 }
 
-export function* generateJobChanges(seed: number, count: number, now: Date): Generator<JobChangeRecord> {
+/** Share of job changes whose previous employer (when named) is a company of the population, not one of the run's pool. */
+const PREVIOUS_FROM_POPULATION = 0.6;
+
+/**
+ * `count` job changes, lazily; deterministic in (seed, count, now, population) and prefix-stable.
+ * The new employers are the population's companies with a LinkedIn page (by default a small
+ * population of the seed's own), the more active and the larger ones more often; so are most of
+ * the previous employers, the others coming from a pool of the run's own.
+ */
+export function* generateJobChanges(
+  seed: number,
+  count: number,
+  now: Date,
+  population: CompanyPopulation = defaultPopulation(seed, now),
+): Generator<JobChangeRecord> {
   const rng = new Rng(mersenneRandomizer(seed, STREAM.jobChanges));
   const companies = buildCompanyPool(seed);
+  const picks = new Rng(mersenneRandomizer(seed, STREAM.jobChangeCompanies));
+  const employers = population.sampler((i) =>
+    population.linkedinUrl(i) === null ? 0 : Math.sqrt(population.employeeCount(i) ?? 20),
+  );
+  /** A previous employer: a population index (>= 0) or -1 - an index of the run's pool. */
+  const previousEmployer = (company: number): number => {
+    if (rng.next() < PREVIOUS_FROM_POPULATION) {
+      let previous = employers.pick(rng);
+      while (previous === company && employers.size > 1) previous = employers.pick(rng);
+      return previous;
+    }
+    return -1 - companies.table.pick(rng);
+  };
+  const employerName = (employer: number): string =>
+    employer >= 0 ? population.name(employer) : (companies.names[-1 - employer] as string);
   const roles = roleTable();
   const groups = nameGroups();
   const nowMs = now.getTime();
@@ -998,10 +1028,10 @@ export function* generateJobChanges(seed: number, count: number, now: Date): Gen
         person = known;
       }
     }
-    let company = companies.table.pick(rng);
+    let company = employers.pick(picks);
     if (person) {
       previous = person.company;
-      while (company === previous) company = companies.table.pick(rng);
+      while (company === previous && employers.size > 1) company = employers.pick(rng);
       person.company = company;
       person.occurredMs = occurredMs;
     } else {
@@ -1009,11 +1039,7 @@ export function* generateJobChanges(seed: number, count: number, now: Date): Gen
       const hex = (((people * 0x9e3779 + 0x5bd1e9) % 0x1000000) ^ hexMask).toString(16).padStart(6, '0');
       people++;
       const url = `https://www.linkedin.com/in/${name.slug}-${hex}`;
-      if (rng.next() < 0.15) previous = null;
-      else {
-        previous = companies.table.pick(rng);
-        while (previous === company) previous = companies.table.pick(rng);
-      }
+      previous = rng.next() < 0.15 ? null : previousEmployer(company);
       person = { name: name.full, url, company, occurredMs };
       if (recent.length < RECENT_SIZE) recent.push(person);
       else recent[rng.int(0, RECENT_SIZE - 1)] = person;
@@ -1025,7 +1051,7 @@ export function* generateJobChanges(seed: number, count: number, now: Date): Gen
     let discoveredMs = occurredMs + lag;
     if (discoveredMs > nowMs) discoveredMs = occurredMs + (nowMs - occurredMs) * rng.float(0.2, 1);
 
-    const companyName = companies.names[company] as string;
+    const companyName = population.name(company);
     let newRole = roles.pick(rng);
     const quirk = rng.next();
     if (quirk < 0.02) newRole = `${newRole} @ ${companyName}`;
@@ -1041,9 +1067,9 @@ export function* generateJobChanges(seed: number, count: number, now: Date): Gen
       occurredAt: isoSeconds(occurredMs),
       discoveredAt: isoSeconds(discoveredMs),
       companyName,
-      companyLinkedinUrl: companies.linkedin[company] as string,
+      companyLinkedinUrl: population.linkedinUrl(company) as string,
       newRole,
-      previousCompanyName: previous === null ? null : (companies.names[previous] as string),
+      previousCompanyName: previous === null ? null : employerName(previous),
     };
   }
 }
@@ -1126,53 +1152,91 @@ function acquisitionDescription(
   return `${country.demonym} ${industry.name.toLowerCase()} company providing ${product} to ${audience}.`;
 }
 
-export function* generateAcquisitionSignals(seed: number, count: number, now: Date): Generator<AcquisitionSignalRecord> {
+/** The v2 industries standing in for the company industries' own vocabularies that have none. */
+const EXTRA_VOCABULARY_INDUSTRIES: Record<string, string> = {
+  blockchain: 'Software Development',
+  accounting: 'Business Consulting and Services',
+  events: 'Media Production',
+  nonprofit: 'Education Administration Programs',
+  government: 'Business Consulting and Services',
+  entertainment: 'Media Production',
+  sports: 'Media Production',
+  mining: 'Oil and Gas',
+  architecture: 'Construction',
+  wellness: 'Hospitals and Health Care',
+  engineering: 'Industrial Machinery Manufacturing',
+};
+
+let industryByLabelCache: Map<string, Industry> | undefined;
+
+/**
+ * The v2 industry (category, revenue per employee, description material) of a company industry
+ * label. Built on first use: this module and the company generator's import each other.
+ */
+function industryByLabel(): Map<string, Industry> {
+  if (industryByLabelCache) return industryByLabelCache;
+  const byName = new Map(INDUSTRIES.map((industry) => [industry.name, industry]));
+  industryByLabelCache = new Map();
+  for (const [label, { vocabulary }] of COMPANY_INDUSTRY_LABELS) {
+    const industry = byName.get(vocabulary) ?? byName.get(EXTRA_VOCABULARY_INDUSTRIES[vocabulary] ?? '');
+    if (industry) industryByLabelCache.set(label, industry);
+  }
+  return industryByLabelCache;
+}
+
+const COUNTRY_BY_CODE = new Map(COUNTRIES.map((country) => [country.code, country]));
+
+/** Draws before a signal gives up looking for a company without one and takes a repeat. */
+const DISTINCT_TRIES = 40;
+
+/**
+ * `count` acquisition signals, lazily; deterministic in (seed, count, now, population) and
+ * prefix-stable. Their companies are the population's (by default a small one of the seed's own)
+ * with a known country and 10 to 5,000 employees, the more active ones first: a company gets one
+ * signal, or a repeat once most of the likely ones have theirs.
+ */
+export function* generateAcquisitionSignals(
+  seed: number,
+  count: number,
+  now: Date,
+  population: CompanyPopulation = defaultPopulation(seed, now),
+): Generator<AcquisitionSignalRecord> {
   const rng = new Rng(mersenneRandomizer(seed, STREAM.acquisitions));
-  const surnames = firmSurnames();
   const nowMs = now.getTime();
   const nowYear = now.getUTCFullYear();
-  const names = new Set<string>();
-  const domains = new Set<string>();
-  const linkedinSlugs = new Set<string>();
+  const industries = industryByLabel();
+  const targets = population.sampler((i) => {
+    const code = population.country(i);
+    const employees = population.employeeCount(i);
+    return code !== null && COUNTRY_BY_CODE.has(code) && employees !== null && employees >= 10 && employees <= 5000 ? 1 : 0;
+  });
+  const signalled = new Set<number>();
+  const picks = new Rng(mersenneRandomizer(seed, STREAM.acquisitionCompanies));
 
   for (let i = 0; i < count; i++) {
     const id = rng.uuid();
-    const industry = INDUSTRY_TABLE.pick(rng);
-    const country = COUNTRY_TABLE.pick(rng);
+    let index = targets.pick(picks);
+    for (let tries = 1; signalled.has(index) && tries < DISTINCT_TRIES; tries++) index = targets.pick(picks);
+    signalled.add(index);
 
-    const brand = uniqueName(
-      names,
-      () => {
-        const roll = rng.next();
-        if (roll < 0.5) return `${brandWord(rng)} ${rng.pick(industry.descriptors)}`;
-        if (roll < 0.75) return companyName(rng, surnames);
-        if (roll < 0.9) return `${rng.pick(WORDS)} ${rng.pick(industry.descriptors)}`;
-        return brandWord(rng);
-      },
-      ['Group', 'Holdings', 'International', 'Global', 'Worldwide', 'Co'],
-      rng,
-    );
-    const dotted = /\.(ai|io|co|app)$/.exec(brand);
-    const displayName = !dotted && rng.next() < 0.2 ? `${brand} ${rng.pick(country.legal)}` : brand;
-
-    const domainSlug = uniqueSlug(domains, urlSlug(dotted ? brand.slice(0, dotted.index) : brand, '') || 'company');
-    const website = dotted ? `https://${domainSlug}.${dotted[1]}` : websiteFor(rng, domainSlug, country, industry.techy);
-    const linkedinUrl = `https://www.linkedin.com/company/${uniqueSlug(linkedinSlugs, rng.next() < 0.25 ? domainSlug : urlSlug(brand))}`;
-
-    // Size: 10 to 5,000 employees, log-normal around ~90, most of them small.
-    let employeeCount = Math.round(90 * Math.exp(1.35 * rng.normal()));
-    if (employeeCount < 10) employeeCount = rng.int(10, 25);
-    else if (employeeCount > 5000) employeeCount = rng.int(3000, 5000);
+    const label = population.industry(index);
+    const industry = (label === null ? undefined : industries.get(label)) ?? INDUSTRY_TABLE.pick(rng);
+    const country = COUNTRY_BY_CODE.get(population.country(index) as string) as CountryInfo;
+    const displayName = population.name(index);
+    const employeeCount = population.employeeCount(index) as number;
     const revenue = employeeCount * industry.revenuePerEmployee * Math.exp(0.35 * rng.normal());
-    const sizeFactor = Math.log(employeeCount / 10) / Math.log(500);
-    const age = Math.max(1, Math.round((2 + sizeFactor * 22) * Math.exp(0.45 * rng.normal())));
-    const foundedYear = Math.max(1950, nowYear - Math.min(age, 70));
+    let foundedYear = population.foundedYear(index);
+    if (foundedYear === null) {
+      const sizeFactor = Math.log(employeeCount / 10) / Math.log(500);
+      const age = Math.max(1, Math.round((2 + sizeFactor * 22) * Math.exp(0.45 * rng.normal())));
+      foundedYear = Math.max(1950, nowYear - Math.min(age, 70));
+    }
 
     // Signals, and a score that follows their combined strength.
     const k = INDICATOR_COUNT.pick(rng);
     const signalIndicators = pickDistinct(rng, INDICATOR_ENTRIES, k, (item, chosen) => {
       if (!compatible(item, chosen)) return false;
-      if (item === 'Founder succession planning' && nowYear - foundedYear < 15) return false;
+      if (item === 'Founder succession planning' && nowYear - (foundedYear as number) < 15) return false;
       return true;
     });
     let strength = 0;
@@ -1181,17 +1245,18 @@ export function* generateAcquisitionSignals(seed: number, count: number, now: Da
     const bounded = Math.min(100, Math.max(0, rawScore));
     const acquisitionSignalScore = rng.next() < 0.5 ? Math.round(bounded) : Math.round(bounded * 10) / 10;
 
-    const description = acquisitionDescription(rng, displayName, industry, country, foundedYear, employeeCount);
+    const description =
+      population.description(index) ?? acquisitionDescription(rng, displayName, industry, country, foundedYear, employeeCount);
     const lastUpdatedMs = recentMs(rng, nowMs, 730, 2);
 
     yield {
       id,
       companyName: displayName,
-      industry: industry.name,
+      industry: label ?? industry.name,
       country: country.name,
       category: industry.category,
-      website,
-      linkedinUrl,
+      website: population.website(index),
+      linkedinUrl: population.linkedinUrl(index),
       employeeCount,
       revenue: revenueBand(revenue),
       foundedYear,

@@ -6,6 +6,7 @@ import { checkRawQuery } from '../platform/http/index.js';
 import { errorHandling, v2ErrorShape, type ApiFamily } from '../platform/http/index.js';
 import { v2ListRoutes } from '../read/index.js';
 import { changesRoutes } from '../changes/index.js';
+import { companyRoutes } from '../companies/index.js';
 import { errors } from '../accounts/index.js';
 import { webhookRoutes } from '../webhooks/index.js';
 
@@ -44,6 +45,7 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
   });
 
   await app.register((scope) => v2ListRoutes(scope, services, family));
+  await app.register((scope) => companyRoutes(scope, services, family));
   await app.register((scope) => changesRoutes(scope, services, family));
   // In a scope of its own: its errors carry the published webhooks API's `code`.
   await app.register((scope) => webhookRoutes(scope, services, family));

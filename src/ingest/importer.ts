@@ -20,7 +20,14 @@ import { byDatasetName, DATASET_NAMES, DATASETS, datasetNamed, isDatasetName, ty
 import { takeExtras, UnknownKindError } from './record-extras.js';
 import { TransactionSession } from './import-transaction.js';
 import { RecordReader, type InputFormat, type RawRecord, type SplitItem } from './json-stream.js';
-import { compileRecordChecker, describeRecordProblems } from '../catalog/index.js';
+import {
+  companies,
+  compileRecordChecker,
+  describeRecordProblems,
+  type CompanyMention,
+  type CompanyRow,
+} from '../catalog/index.js';
+import { CompanyLinker, linkRows, mentionsOf } from '../companies/index.js';
 
 export { UnknownKindError };
 /** What can be ingested: every dataset, by its name. */
@@ -145,6 +152,8 @@ function note(item: { line: number; index?: number }, reason: string, problems?:
 interface Entry<Row> {
   key: string;
   row: Row;
+  /** What the record says of each company it names (the dataset's links), resolved when the batch is written. */
+  mentions: (CompanyMention | null)[];
   /** The key was already written by an earlier batch of this import. */
   repeat: boolean;
   /** Length of the record's text (batch sizing). */
@@ -200,6 +209,11 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   /** Staged imports: the stage, this import's id in it, and the write batches staged so far. */
   private readonly staging: { stage: string; importId: string; batches: number; repeats: boolean } | undefined;
   private readonly upsert: Upserter<Row>;
+  /** Resolves the companies the records name (datasets with links); the companies it makes are written first. */
+  private readonly linker: CompanyLinker | undefined;
+  private readonly companyUpsert = upserterOf(companies);
+  /** Staged imports: the companies stage, under an id of its own, and its write batches so far. */
+  private readonly companyStaging: { stage: string; importId: string; batches: number } | undefined;
 
   constructor(
     private readonly db: Database,
@@ -233,8 +247,13 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     this.session = new TransactionSession(db, async (tx) => {
       for (const statement of await importSettings(db, tx)) await tx.query(statement);
     });
-    if (options.staging ?? db.kind === 'pglite') {
+    const staged = options.staging ?? db.kind === 'pglite';
+    if (staged) {
       this.staging = { stage: stageTable(dataset.table), importId: randomUUID(), batches: 0, repeats: false };
+    }
+    if (dataset.links !== undefined && dataset.links.length > 0) {
+      this.linker = new CompanyLinker(db, options.now);
+      if (staged) this.companyStaging = { stage: stageTable(companies.table), importId: randomUUID(), batches: 0 };
     }
   }
 
@@ -332,6 +351,11 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
       .transaction(async (tx) => {
         for (const statement of await importSettings(this.db, tx)) await tx.query(statement);
         const written = { inserted: 0, updated: 0 };
+        // The companies the records were linked to first; a company may have been staged by several batches.
+        const companyStaging = this.companyStaging;
+        if (companyStaging && companyStaging.batches > 0) {
+          await this.companyUpsert.publishStaged(tx, companyStaging.importId, { from: 0, to: companyStaging.batches }, true);
+        }
         for (let from = 0; from < staging.batches; from += step) {
           if (from > 0) await setImmediate();
           const to = Math.min(staging.batches, from + step);
@@ -359,6 +383,13 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     if (!staging || staging.batches === 0) return;
     await Promise.allSettled(this.writes);
     while ((await discardStagedSlice(this.db, staging.stage, staging.importId, DISCARD_SLICE_ROWS)) === DISCARD_SLICE_ROWS);
+    const companyStaging = this.companyStaging;
+    if (companyStaging && companyStaging.batches > 0) {
+      while (
+        (await discardStagedSlice(this.db, companyStaging.stage, companyStaging.importId, DISCARD_SLICE_ROWS)) ===
+        DISCARD_SLICE_ROWS
+      );
+    }
   }
 
   private reject(item: { line: number; index?: number }, reason: string, isRecord = true, problems?: string[]): void {
@@ -418,6 +449,11 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     const dataset = this.dataset;
     const problems: string[] = [];
     const record = takeExtras(dataset.extras, value as Record<string, unknown>, this.extras, problems);
+    // The link fields a served record carries (a file made from the API's answers) are resolution's to set.
+    for (const link of dataset.links ?? []) {
+      delete record[link.idField];
+      delete record[link.matchField];
+    }
     const valid = this.checker.Check(record);
     if (!valid) {
       problems.push(...describeRecordProblems(this.checker, record, dataset.name, MAX_PROBLEMS_PER_RECORD - problems.length));
@@ -429,7 +465,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     }
     if (!valid || problems.length > 0) return problems;
     const row = dataset.prepare(record, this.extras, { dayStart: this.dayStart });
-    return typeof row === 'string' ? row : { key: dataset.naturalKey(row), row };
+    return typeof row === 'string' ? row : { key: dataset.naturalKey(row), row, mentions: mentionsOf(dataset.links, record) };
   }
 
   /** Puts a valid record in the batch; a record with a key seen before replaces the earlier one. */
@@ -459,7 +495,13 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     // heap, where the collector never copies it (and already in the form it is sent in).
     const row = prepared.row;
     if (typeof row.doc === 'string') row.doc = Buffer.from(row.doc, 'utf8');
-    this.batch.set(prepared.key, { key: prepared.key, row: prepared.row, repeat, size: item.text.length });
+    this.batch.set(prepared.key, {
+      key: prepared.key,
+      row: prepared.row,
+      mentions: prepared.mentions,
+      repeat,
+      size: item.text.length,
+    });
     this.batchText += item.text.length;
   }
 
@@ -472,9 +514,11 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   private async flush(): Promise<void> {
     if (this.batch.size === 0 || !this.writing) return;
     if (this.staging) return this.stage();
-    const plan = this.plan([...this.batch.values()]);
+    const entries = [...this.batch.values()];
     this.batch = new Map();
     this.batchText = 0;
+    const linked = await this.link(entries);
+    const plan = this.plan(entries, linked);
     while (this.writes.length >= MAX_QUEUED_WRITES) await this.writes.shift();
     if (this.writeError || !this.writing) return;
     const write = this.session
@@ -509,18 +553,32 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     // alone get their statements in between the import's.
     await setImmediate();
     if (this.writeError || !this.writing) return;
+    const linked = await this.link(entries);
+    const companyStaging = this.companyStaging;
+    const stagedCompanies =
+      companyStaging && linked.length > 0
+        ? this.companyUpsert.prepareStage(linked, companyStaging.importId, companyStaging.batches++)
+        : undefined;
     const prepared = this.upsert.prepareStage(rows, staging.importId, staging.batches++);
-    const write = runStage(this.db, prepared).then(
-      () => undefined,
-      (err: unknown) => {
-        this.writeError = { error: err };
-        this.writing = false;
-      },
-    );
+    const write = runStage(this.db, stagedCompanies)
+      .then(() => runStage(this.db, prepared))
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.writeError = { error: err };
+          this.writing = false;
+        },
+      );
     this.writes.push(write);
   }
 
-  private plan(entries: Entry<Row>[]): WritePlan<Row> {
+  /** Links the entries' companies (their rows gain the links); the companies made or filled, to write first. */
+  private async link(entries: readonly Entry<Row>[]): Promise<CompanyRow[]> {
+    if (this.linker === undefined || this.dataset.links === undefined) return [];
+    return linkRows(this.linker, this.dataset.links, entries);
+  }
+
+  private plan(entries: Entry<Row>[], companyRows: readonly CompanyRow[]): WritePlan<Row> {
     // Rows in key order: concurrent imports of overlapping inputs lock keys in the same order.
     entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const fresh: Row[] = [];
@@ -529,11 +587,12 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
       if (entry.repeat) repeats.push(entry);
       else fresh.push(entry.row);
     }
-    return { fresh: this.upsert.prepare(fresh), repeats };
+    return { companies: this.companyUpsert.prepare(companyRows), fresh: this.upsert.prepare(fresh), repeats };
   }
 
   private async write(tx: Queryable, plan: WritePlan<Row>): Promise<UpsertResult> {
     const { dataset } = this;
+    await runUpsert(tx, plan.companies);
     const result = await runUpsert(tx, plan.fresh);
     const repeats = plan.repeats;
     if (repeats.length === 0) return result;
@@ -568,6 +627,8 @@ export async function discardAbandonedStages(db: Database): Promise<number> {
 }
 
 interface WritePlan<Row> {
+  /** The companies the batch's records were linked to and made or filled, written before them. */
+  companies: PreparedUpsert | undefined;
   fresh: PreparedUpsert | undefined;
   repeats: Entry<Row>[];
 }
@@ -576,6 +637,7 @@ interface WritePlan<Row> {
 interface Prepared<Row> {
   key: string;
   row: Row;
+  mentions: (CompanyMention | null)[];
 }
 
 /** A one-line summary: "funding: 3 received, 2 inserted, …". */

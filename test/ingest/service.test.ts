@@ -84,7 +84,14 @@ describeEach('ingest service', (backend) => {
     assert.equal(row!.website_key, 'acme.io');
     assert.equal(row!.country_key, 'us');
     assert.equal(row!.source_id, 'crm-42');
-    assert.deepEqual(JSON.parse(row!.doc), { ...funding, name_path: 'acme-robotics-inc' });
+    // The record as sent, with its company link appended (src/companies): a company made from it, by its website.
+    const [made] = await db.query<{ id: string }>(`SELECT record_id::text AS id FROM companies WHERE website_key = 'acme.io'`);
+    assert.deepEqual(JSON.parse(row!.doc), {
+      ...funding,
+      name_path: 'acme-robotics-inc',
+      company_id: made!.id,
+      company_match: 'exact',
+    });
 
     const deal = maRecord();
     await run(db, 'm-a', ndjson([{ ...deal, status: 'pending' }]));

@@ -167,8 +167,8 @@ describeOnOneStore('dealsignal mcp', (backend) => {
 
   const defaultFields = (name: string) => (tools.get(name)!.inputSchema.properties!.fields as { default: string[] }).default;
 
-  it("lists the seven tools, each with its route's parameters plus fields, and a smaller default page", () => {
-    assert.deepEqual([...tools.keys()].sort(), Object.keys(TOOLS).sort());
+  it("lists the tools, each list with its route's parameters plus fields, and a smaller default page", () => {
+    assert.deepEqual([...tools.keys()].sort(), [...Object.keys(TOOLS), 'get_company'].sort());
     for (const [name, route] of Object.entries(TOOLS)) {
       const schema = tools.get(name)!.inputSchema;
       const properties = schema.properties as Record<string, Record<string, unknown>>;
@@ -281,6 +281,21 @@ describeOnOneStore('dealsignal mcp', (backend) => {
     assert.equal(counted.total, v2Page2.body.pagination.totalCount);
     assert.equal(counted.returned, 0);
     assert.equal(counted.creditsRemaining, got.creditsRemaining, 'count mode is free');
+  });
+
+  it("get_company answers what GET /api/v2/companies/{id} and /lookup answer; a bad argument is the tool's error", async () => {
+    const listed = await result<ListResult>('list_companies', { limit: 1, fields: ['id', 'website'] });
+    const { id, website } = listed.records[0] as { id: string; website: string | null };
+    const expected = await api(`/api/v2/companies/${id}`, {});
+    assert.equal(expected.status, 200);
+    const byId = await result<{ company: unknown }>('get_company', { id });
+    assert.deepEqual(byId.company, expected.body.data);
+    if (website !== null) {
+      const byDomain = await result<{ company: { id: string } }>('get_company', { domain: website });
+      assert.equal(byDomain.company.id, id);
+    }
+    const both = await call('get_company', { id, domain: 'acme.com' });
+    assert.equal(both.isError, true);
   });
 
   it('list_changes follows a cursor, with records trimmed to their data set’s default fields', async () => {

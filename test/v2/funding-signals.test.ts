@@ -372,10 +372,17 @@ describeEach('v2 funding signals', (backend) => {
       const body = await get(`${FUNDING}?limit=20&${query}`);
       return { total: body.pagination.totalCount, keys: body.data.map((r) => `${r.companyName}|${r.announcedDate}`) };
     };
-    const [website] = (await ctx.db.query<{ v: string }>('SELECT website_key AS v FROM funding_rounds LIMIT 1')).map((r) => r.v);
-    const [linkedin] = (await ctx.db.query<{ v: string }>('SELECT linkedin_keys[1] AS v FROM funding_rounds LIMIT 1')).map(
-      (r) => r.v,
-    );
+    // A round's company has a website, another's a LinkedIn page (not every company has one).
+    const [website] = (
+      await ctx.db.query<{ v: string }>(
+        'SELECT website_key AS v FROM funding_rounds WHERE website_key IS NOT NULL ORDER BY id LIMIT 1',
+      )
+    ).map((r) => r.v);
+    const [linkedin] = (
+      await ctx.db.query<{ v: string }>(
+        'SELECT linkedin_keys[1] AS v FROM funding_rounds WHERE cardinality(linkedin_keys) > 0 ORDER BY id LIMIT 1',
+      )
+    ).map((r) => r.v);
     const pairs: [string, string][] = [
       ['', ''],
       ['country=US', 'countries=US'],

@@ -21,10 +21,26 @@ interface Parameter {
 const LISTS: Record<string, string[]> = {
   '/api/v1/funding': ['round', 'category'],
   '/api/v1/m-a': ['category'],
-  '/api/v2/signals/investors': ['countries', 'categories', 'exclude_countries'],
-  '/api/v2/signals/job-changes': ['positions', 'departments', 'seniorities'],
-  '/api/v2/signals/acquisitions': ['countries', 'categories', 'company_domain', 'company_linkedin_url', 'exclude_countries'],
-  '/api/v2/signals/funding': ['countries', 'categories', 'round', 'company_domain', 'company_linkedin_url', 'exclude_countries'],
+  '/api/v2/signals/investors': ['countries', 'categories', 'exclude_countries', 'company_id'],
+  '/api/v2/signals/job-changes': ['positions', 'departments', 'seniorities', 'company_id'],
+  '/api/v2/signals/acquisitions': [
+    'countries',
+    'categories',
+    'company_domain',
+    'company_linkedin_url',
+    'exclude_countries',
+    'company_id',
+  ],
+  '/api/v2/signals/funding': [
+    'countries',
+    'categories',
+    'round',
+    'company_domain',
+    'company_linkedin_url',
+    'exclude_countries',
+    'company_id',
+  ],
+  '/api/v2/companies': ['countries', 'exclude_countries', 'industry', 'subcategories'],
   '/api/v2/changes': ['datasets'],
 };
 
@@ -33,6 +49,7 @@ const TWO_VALUES: Record<string, string[]> = {
   company_domain: ['acme.io', 'https://www.beta.example.com/'],
   company_linkedin_url: ['linkedin.com/company/acme', 'linkedin.com/company/beta'],
   exclude_countries: ['CN', 'india'],
+  company_id: ['0f8fad5b-d9cb-469f-a165-70867728950e', '7c9e6679-7425-40de-944b-e07fc1f90ae7'],
 };
 
 describeEach('list parameters: repeated keys as the comma list', (backend) => {

@@ -146,7 +146,7 @@ export interface paths {
          *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v1/funding/lookup' \
          *       -H "x-lot-api-key: $DEALSIGNAL_API_KEY" \
          *       -H 'Content-Type: application/json' \
-         *       --data '{"websites":["https://www.lumly.com/","osiqlabs.com","no-such-company.example"],"linkedin_urls":["linkedin.com/company/champlin-media"]}'
+         *       --data '{"websites":["https://www.yarrowhealth.com/","oakhurstmanufacturing.com","no-such-company.example"],"linkedin_urls":["linkedin.com/company/verdely-marketplace"]}'
          *     ```
          *
          *     JavaScript (@dealsignal/client):
@@ -156,8 +156,12 @@ export interface paths {
          *
          *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
          *     const body = {
-         *       websites: ['https://www.lumly.com/', 'osiqlabs.com', 'no-such-company.example'],
-         *       linkedin_urls: ['linkedin.com/company/champlin-media'],
+         *       websites: [
+         *         'https://www.yarrowhealth.com/',
+         *         'oakhurstmanufacturing.com',
+         *         'no-such-company.example',
+         *       ],
+         *       linkedin_urls: ['linkedin.com/company/verdely-marketplace'],
          *     };
          *     const result = await ds.v1.funding.lookup(body);
          *     console.dir(result, { depth: null });
@@ -171,8 +175,12 @@ export interface paths {
          *     import urllib.request
          *
          *     body = {
-         *         "websites": ["https://www.lumly.com/", "osiqlabs.com", "no-such-company.example"],
-         *         "linkedin_urls": ["linkedin.com/company/champlin-media"],
+         *         "websites": [
+         *             "https://www.yarrowhealth.com/",
+         *             "oakhurstmanufacturing.com",
+         *             "no-such-company.example",
+         *         ],
+         *         "linkedin_urls": ["linkedin.com/company/verdely-marketplace"],
          *     }
          *     request = urllib.request.Request(
          *         "https://api.dealsignal.example/api/v1/funding/lookup",
@@ -214,7 +222,7 @@ export interface paths {
          *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v1/m-a/lookup' \
          *       -H "x-lot-api-key: $DEALSIGNAL_API_KEY" \
          *       -H 'Content-Type: application/json' \
-         *       --data '{"websites":["https://www.nextwave.kr","rothara.ai","no-such-company.example"],"linkedin_urls":["https://www.linkedin.com/company/falekara/"]}'
+         *       --data '{"websites":["https://www.echotixconstruction.com","tidewatermedical.com","no-such-company.example"],"linkedin_urls":["https://www.linkedin.com/company/leadway-it-solutions/"]}'
          *     ```
          *
          *     JavaScript (@dealsignal/client):
@@ -224,8 +232,12 @@ export interface paths {
          *
          *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
          *     const body = {
-         *       websites: ['https://www.nextwave.kr', 'rothara.ai', 'no-such-company.example'],
-         *       linkedin_urls: ['https://www.linkedin.com/company/falekara/'],
+         *       websites: [
+         *         'https://www.echotixconstruction.com',
+         *         'tidewatermedical.com',
+         *         'no-such-company.example',
+         *       ],
+         *       linkedin_urls: ['https://www.linkedin.com/company/leadway-it-solutions/'],
          *     };
          *     const result = await ds.v1.deals.lookup(body);
          *     console.dir(result, { depth: null });
@@ -239,8 +251,12 @@ export interface paths {
          *     import urllib.request
          *
          *     body = {
-         *         "websites": ["https://www.nextwave.kr", "rothara.ai", "no-such-company.example"],
-         *         "linkedin_urls": ["https://www.linkedin.com/company/falekara/"],
+         *         "websites": [
+         *             "https://www.echotixconstruction.com",
+         *             "tidewatermedical.com",
+         *             "no-such-company.example",
+         *         ],
+         *         "linkedin_urls": ["https://www.linkedin.com/company/leadway-it-solutions/"],
          *     }
          *     request = urllib.request.Request(
          *         "https://api.dealsignal.example/api/v1/m-a/lookup",
@@ -572,6 +588,121 @@ export interface paths {
          *     ```
          */
         get: operations["getFundingSignals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One company, by its website domain or LinkedIn page
+         * @description The company, as `GET /api/v2/companies` serves it, and `signals`: a summary of every record linked to it (funding rounds, M&A deals as target and as acquirer, job changes into and out of it over 30, 90 and 365 days, its latest acquisition signal, the investors on its rounds). One credit; a 404 costs nothing. Send exactly one of `domain` and `linkedin_url`, normalised as the website filters normalise them (scheme, `www.`, query and case ignored).
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/companies/lookup' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'domain=yarrowhealth.com'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { domain: 'yarrowhealth.com' };
+         *     const result = await ds.v2.companies.lookup(params);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"domain": "yarrowhealth.com"}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/companies/lookup?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["lookupCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One company and its signals
+         * @description The company, as `GET /api/v2/companies` serves it, and `signals`: a summary of every record linked to it (funding rounds, M&A deals as target and as acquirer, job changes into and out of it over 30, 90 and 365 days, its latest acquisition signal, the investors on its rounds). One credit; a 404 costs nothing.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace COMPANY_ID with the the company id (`id` of GET /api/v2/companies).
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/companies/COMPANY_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace COMPANY_ID with the the company id (`id` of GET /api/v2/companies).
+         *     const result = await ds.v2.companies.get('COMPANY_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace COMPANY_ID with the the company id (`id` of GET /api/v2/companies).
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/companies/COMPANY_ID",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["getCompany"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1312,6 +1443,9 @@ export interface components {
             valuation: number | null;
             useOfFunds: string | null;
             lastUpdated: string | null;
+            companyId?: string | null;
+            /** @description How the company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+            companyMatch?: "exact" | "fuzzy" | "none";
         };
         /** Company */
         Company: {
@@ -1360,7 +1494,7 @@ export interface components {
         /** Meta */
         Meta: {
             /** @enum {string} */
-            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "companies.list" | "signals.funding";
+            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "companies.list" | "signals.funding" | "companies.get";
             /** @description 1 per page of data; 0 in count mode */
             creditsUsed: number;
             /** @description The account's balance after this call */
@@ -1582,7 +1716,11 @@ export interface operations {
                             date_to: string | null;
                         };
                         response: {
-                            data: components["schemas"]["FundingRecord"][];
+                            data: (components["schemas"]["FundingRecord"] & {
+                                company_id?: string | null;
+                                /** @description How the company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                                company_match?: "exact" | "fuzzy" | "none";
+                            })[];
                         };
                     };
                 };
@@ -1728,7 +1866,14 @@ export interface operations {
                             date_to: string | null;
                         };
                         response: {
-                            data: components["schemas"]["MaRecord"][];
+                            data: (components["schemas"]["MaRecord"] & {
+                                company_id?: string | null;
+                                /** @description How the acquired company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                                company_match?: "exact" | "fuzzy" | "none";
+                                acquirer_company_id?: string | null;
+                                /** @description How the acquirer was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                                acquirer_match?: "exact" | "fuzzy" | "none";
+                            })[];
                         };
                     };
                 };
@@ -1804,12 +1949,12 @@ export interface operations {
                 /**
                  * @example {
                  *       "websites": [
-                 *         "https://www.lumly.com/",
-                 *         "osiqlabs.com",
+                 *         "https://www.yarrowhealth.com/",
+                 *         "oakhurstmanufacturing.com",
                  *         "no-such-company.example"
                  *       ],
                  *       "linkedin_urls": [
-                 *         "linkedin.com/company/champlin-media"
+                 *         "linkedin.com/company/verdely-marketplace"
                  *       ]
                  *     }
                  */
@@ -1952,12 +2097,12 @@ export interface operations {
                 /**
                  * @example {
                  *       "websites": [
-                 *         "https://www.nextwave.kr",
-                 *         "rothara.ai",
+                 *         "https://www.echotixconstruction.com",
+                 *         "tidewatermedical.com",
                  *         "no-such-company.example"
                  *       ],
                  *       "linkedin_urls": [
-                 *         "https://www.linkedin.com/company/falekara/"
+                 *         "https://www.linkedin.com/company/leadway-it-solutions/"
                  *       ]
                  *     }
                  */
@@ -2132,6 +2277,8 @@ export interface operations {
                 sort_by?: "name" | "created_at" | "ticket_size_min" | "ticket_size_max";
                 /** @description Sort direction, for sort_by (its default included) and for the tie-break */
                 sort_order?: "asc" | "desc";
+                /** @description Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these companies (on job changes, the new company). A value that is not a UUID is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_id=a&company_id=b`). */
+                company_id?: string;
             };
             header?: {
                 /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
@@ -2155,7 +2302,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Investor"][];
+                        data: (components["schemas"]["Investor"] & {
+                            companyId?: string | null;
+                            /** @description How it was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                            companyMatch?: "exact" | "fuzzy" | "none";
+                        })[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
                     };
@@ -2320,6 +2471,8 @@ export interface operations {
                 sort_by?: "occurred_at" | "discovered_at" | "person_name" | "company_name";
                 /** @description Sort direction, for sort_by (its default included) and for the tie-break */
                 sort_order?: "asc" | "desc";
+                /** @description Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these companies (on job changes, the new company). A value that is not a UUID is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_id=a&company_id=b`). */
+                company_id?: string;
             };
             header?: {
                 /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
@@ -2343,7 +2496,14 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["JobChangeSignal"][];
+                        data: (components["schemas"]["JobChangeSignal"] & {
+                            companyId?: string | null;
+                            /** @description How the new company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                            companyMatch?: "exact" | "fuzzy" | "none";
+                            previousCompanyId?: string | null;
+                            /** @description How the previous company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                            previousCompanyMatch?: "exact" | "fuzzy" | "none";
+                        })[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
                     };
@@ -2508,6 +2668,8 @@ export interface operations {
                 sort_by?: "occurred_at" | "discovered_at" | "amount" | "employee_count";
                 /** @description Sort direction, for sort_by (its default included) and for the tie-break */
                 sort_order?: "asc" | "desc";
+                /** @description Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these companies (on job changes, the new company). A value that is not a UUID is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_id=a&company_id=b`). */
+                company_id?: string;
             };
             header?: {
                 /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
@@ -2537,6 +2699,9 @@ export interface operations {
                              * @enum {string}
                              */
                             match_confidence?: "exact";
+                            companyId?: string | null;
+                            /** @description How the company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                            companyMatch?: "exact" | "fuzzy" | "none";
                         })[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
@@ -2916,6 +3081,8 @@ export interface operations {
                 sort_by?: "occurred_at" | "discovered_at" | "amount" | "employee_count" | "founded_year";
                 /** @description Sort direction, for sort_by (its default included) and for the tie-break */
                 sort_order?: "asc" | "desc";
+                /** @description Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these companies (on job changes, the new company). A value that is not a UUID is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_id=a&company_id=b`). */
+                company_id?: string;
             };
             header?: {
                 /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
@@ -3000,6 +3167,397 @@ export interface operations {
                      *       "success": false,
                      *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
                      *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after the Retry-After seconds (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    lookupCompany: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A website or its domain (`acme.com`, `https://www.acme.com/`)
+                 * @example yarrowhealth.com
+                 */
+                domain?: string;
+                /** @description A LinkedIn company page (`linkedin.com/company/acme`) */
+                linkedin_url?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company and its signals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Company"] & {
+                            /** @description Counts over every record linked to the company (see company resolution) */
+                            signals: {
+                                fundingRounds: {
+                                    /** @description Funding rounds linked to the company */
+                                    count: number;
+                                    /** @description The sum of the rounds' amounts, one entry per currency (amounts are never converted) */
+                                    totalRaised: {
+                                        currency: string | null;
+                                        amount: number;
+                                    }[];
+                                    latest: {
+                                        date: string | null;
+                                        /** @description The published round type (as funding signals serve it) */
+                                        roundType: string;
+                                        amount: number | null;
+                                        currency: string | null;
+                                    } | null;
+                                };
+                                deals: {
+                                    /** @description M&A deals in which the company was acquired */
+                                    asTarget: number;
+                                    /** @description M&A deals in which it acquired */
+                                    asAcquirer: number;
+                                    latestDate: string | null;
+                                };
+                                jobChanges: {
+                                    /** @description Counted back from the request, by the date the change occurred (occurredAt) */
+                                    joined: {
+                                        last30Days: number;
+                                        last90Days: number;
+                                        last365Days: number;
+                                    };
+                                    /** @description Counted back from the request, by the date the change occurred (occurredAt) */
+                                    left: {
+                                        last30Days: number;
+                                        last90Days: number;
+                                        last365Days: number;
+                                    };
+                                };
+                                acquisitionSignal: {
+                                    score: number | null;
+                                    indicators: string[];
+                                    /**
+                                     * Format: date
+                                     * @description A UTC date
+                                     */
+                                    date: string;
+                                } | null;
+                                /** @description The investors named on the company's funding rounds, by name (at most 50) */
+                                investors: string[];
+                            };
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description A parameter breaks its rule (unknown parameters included); the message names it (code invalid_parameter, `param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API credits exhausted for this billing period (insufficient_credits) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such company (not_found); costs nothing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after the Retry-After seconds (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company id (`id` of GET /api/v2/companies) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company and its signals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Company"] & {
+                            /** @description Counts over every record linked to the company (see company resolution) */
+                            signals: {
+                                fundingRounds: {
+                                    /** @description Funding rounds linked to the company */
+                                    count: number;
+                                    /** @description The sum of the rounds' amounts, one entry per currency (amounts are never converted) */
+                                    totalRaised: {
+                                        currency: string | null;
+                                        amount: number;
+                                    }[];
+                                    latest: {
+                                        date: string | null;
+                                        /** @description The published round type (as funding signals serve it) */
+                                        roundType: string;
+                                        amount: number | null;
+                                        currency: string | null;
+                                    } | null;
+                                };
+                                deals: {
+                                    /** @description M&A deals in which the company was acquired */
+                                    asTarget: number;
+                                    /** @description M&A deals in which it acquired */
+                                    asAcquirer: number;
+                                    latestDate: string | null;
+                                };
+                                jobChanges: {
+                                    /** @description Counted back from the request, by the date the change occurred (occurredAt) */
+                                    joined: {
+                                        last30Days: number;
+                                        last90Days: number;
+                                        last365Days: number;
+                                    };
+                                    /** @description Counted back from the request, by the date the change occurred (occurredAt) */
+                                    left: {
+                                        last30Days: number;
+                                        last90Days: number;
+                                        last365Days: number;
+                                    };
+                                };
+                                acquisitionSignal: {
+                                    score: number | null;
+                                    indicators: string[];
+                                    /**
+                                     * Format: date
+                                     * @description A UTC date
+                                     */
+                                    date: string;
+                                } | null;
+                                /** @description The investors named on the company's funding rounds, by name (at most 50) */
+                                investors: string[];
+                            };
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description A parameter breaks its rule (unknown parameters included); the message names it (code invalid_parameter, `param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API credits exhausted for this billing period (insufficient_credits) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such company (not_found); costs nothing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

@@ -3,7 +3,7 @@ import type { Condition } from '../conditions.js';
 import { AcquisitionSignalRecord, AcquisitionsQuery, AcquisitionsResponse } from '../schemas/v2-schemas.js';
 import { countryKey } from '../countries.js';
 import { labelKey, splitList, urlKey } from '../normalize.js';
-import { companyIdentifiers, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
+import { companyIdentifiers, companyIds, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
 import { defineDataset, type RowOrder } from '../dataset.js';
 import { countryKeys, queryWords, searchText, signalPaging, wordConditions } from '../query-filters.js';
 import { dateRange, excludedCountryKeys, sortOrder } from '../published-parameters.js';
@@ -16,6 +16,7 @@ export interface AcquisitionFilter extends CompanyIdentifiers {
   words: string[];
   from?: string;
   before?: string;
+  companyIds?: string[];
 }
 
 /**
@@ -40,6 +41,8 @@ export interface AcquisitionRow {
   linkedin_key: string | null;
   /** employeeCount, what sort_by=employee_count orders by. */
   employee_count: number | null;
+  /** The company the signal is about (src/companies), what company_id matches. */
+  company_id: string | null;
   sort_at: string;
   doc: string | Buffer;
 }
@@ -74,6 +77,7 @@ export const acquisitions = defineDataset<
     words: queryWords('search', query.search),
     ...dateRange(query, context),
     ...companyIdentifiers(query),
+    companyIds: companyIds(query.company_id),
     order: sortOrder<keyof typeof SORT_COLUMNS, AcquisitionRow>(query, SORT_COLUMNS, 'occurred_at'),
   }),
   conditions(filter) {
@@ -90,6 +94,7 @@ export const acquisitions = defineDataset<
     conditions.push(...wordConditions<AcquisitionRow>('search_text', filter.words));
     if (filter.domainKeys) conditions.push({ column: 'website_key', op: 'in', values: filter.domainKeys });
     if (filter.linkedinKeys) conditions.push({ column: 'linkedin_key', op: 'in', values: filter.linkedinKeys });
+    if (filter.companyIds) conditions.push({ column: 'company_id', op: 'in', values: filter.companyIds });
     return conditions;
   },
   order: (filter) => filter.order,
@@ -100,6 +105,7 @@ export const acquisitions = defineDataset<
     website_key: 'key',
     linkedin_key: 'key',
     employee_count: 'number',
+    company_id: 'key',
   },
   columns: [
     { name: 'record_id', type: 'uuid' },
@@ -109,6 +115,7 @@ export const acquisitions = defineDataset<
     { name: 'website_key', type: 'text' },
     { name: 'linkedin_key', type: 'text' },
     { name: 'employee_count', type: 'float8' },
+    { name: 'company_id', type: 'uuid' },
     { name: 'sort_at', type: 'timestamptz' },
     { name: 'doc', type: 'text' },
   ],
@@ -122,10 +129,29 @@ export const acquisitions = defineDataset<
     website_key: urlKey(record.website),
     linkedin_key: urlKey(record.linkedinUrl),
     employee_count: record.employeeCount,
+    company_id: null,
     sort_at: record.lastUpdated,
     doc: JSON.stringify(record),
   }),
   ingestBatchRows: 1000,
+  links: [
+    {
+      role: 'company',
+      column: 'company_id',
+      idField: 'companyId',
+      matchField: 'companyMatch',
+      mention: (record) => ({
+        name: record.companyName,
+        website: record.website,
+        linkedinUrl: record.linkedinUrl,
+        country: record.country,
+        industry: record.industry,
+        employeeCount: record.employeeCount,
+        foundedYear: record.foundedYear,
+        description: record.description,
+      }),
+    },
+  ],
   events: {
     created: 'acquisition.created',
     updated: 'acquisition.updated',

@@ -12,6 +12,7 @@ import { countryKey } from '../countries.js';
 import { invalidParameter } from '../errors.js';
 import { labelKey, splitList, urlKey } from '../normalize.js';
 import { defineDataset, type RowOrder } from '../dataset.js';
+import { nameKey } from '../company-links.js';
 import { countryKeys, queryWords, searchText, signalPaging, wordConditions } from '../query-filters.js';
 import { excludedCountryKeys, sortOrder } from '../published-parameters.js';
 
@@ -45,6 +46,10 @@ export interface CompanyRow {
   /** The website's domain and the LinkedIn page as urlKey normalises them: how records name this company. */
   website_key: string | null;
   linkedin_key: string | null;
+  /** nameKey of the name: how records that give only a name find the company. */
+  name_key: string | null;
+  /** Where the company came from: a companies import, or records naming a company no import had. */
+  origin: 'import' | 'records';
   /** createdAt: what sort_by=created_at orders by. */
   sort_at: string;
   doc: string | Buffer;
@@ -180,6 +185,8 @@ export const companies = defineDataset<'companies', typeof CompaniesQuery, Compa
     { name: 'founded_year', type: 'float8' },
     { name: 'website_key', type: 'text' },
     { name: 'linkedin_key', type: 'text' },
+    { name: 'name_key', type: 'text' },
+    { name: 'origin', type: 'text' },
     { name: 'sort_at', type: 'timestamptz' },
     { name: 'doc', type: 'text' },
   ],
@@ -212,6 +219,8 @@ export const companies = defineDataset<'companies', typeof CompaniesQuery, Compa
     founded_year: record.foundedYear,
     website_key: urlKey(record.website),
     linkedin_key: urlKey(record.linkedinUrl),
+    name_key: nameKey(record.name),
+    origin: 'import',
     sort_at: record.createdAt,
     doc: JSON.stringify(serialised(record)),
   }),

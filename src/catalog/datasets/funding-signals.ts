@@ -15,7 +15,7 @@ import { countryCode, countryName } from '../countries.js';
 import { invalidParameter } from '../errors.js';
 import { labelKey, splitList } from '../normalize.js';
 import { uuidV5 } from '../uuid.js';
-import { companyIdentifiers, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
+import { companyIdentifiers, companyIds, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
 import type { RowOrder } from '../dataset.js';
 import { countryKeys, queryWords, signalPaging, wordConditions } from '../query-filters.js';
 import { funding, type FundingRow } from './funding.js';
@@ -72,6 +72,7 @@ export interface FundingSignalsFilter extends CompanyIdentifiers {
   excludedCountryKeys: string[];
   minAmount?: number;
   maxAmount?: number;
+  companyIds?: string[];
   order?: RowOrder<FundingRow>;
 }
 
@@ -147,8 +148,11 @@ function roundHalfEven(value: number): number {
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 const integer = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
 
+/** A stored round: its v1 document, with the company link resolution added (src/companies). */
+type StoredRound = Partial<FundingRecord> & { company_id?: string | null; company_match?: FundingSignalRecord['companyMatch'] };
+
 /** The served FundingSignal of a stored round (its v1 document) and its natural key. */
-export function fundingSignal(round: Partial<FundingRecord>, naturalKey: string): FundingSignalRecord {
+export function fundingSignal(round: StoredRound, naturalKey: string): FundingSignalRecord {
   const info = round.company_info ?? {};
   const hq = text(info.hq_country);
   const code = hq === null ? undefined : countryCode(hq);
@@ -179,6 +183,8 @@ export function fundingSignal(round: Partial<FundingRecord>, naturalKey: string)
     valuation: null,
     useOfFunds: null,
     lastUpdated: dateSeen,
+    // A round stored before resolution has no link: the fields are left out, as on the other lists.
+    ...(round.company_id !== undefined && { companyId: round.company_id, companyMatch: round.company_match }),
   };
 }
 
@@ -208,6 +214,7 @@ export const fundingSignals = defineView(funding, {
     ...companyIdentifiers(query),
     excludedCountryKeys: excludedCountryKeys(query.exclude_countries),
     ...amountRange(query),
+    companyIds: companyIds(query.company_id),
     order: sortOrder<keyof typeof SORT_COLUMNS, FundingRow>(query, SORT_COLUMNS, 'occurred_at'),
   }),
   order: (filter) => filter.order,
@@ -224,6 +231,7 @@ export const fundingSignals = defineView(funding, {
     if (round) conditions.push(round);
     if (filter.domainKeys) conditions.push({ column: 'website_key', op: 'in', values: filter.domainKeys });
     if (filter.linkedinKeys) conditions.push({ column: 'linkedin_keys', op: 'overlaps', values: filter.linkedinKeys });
+    if (filter.companyIds) conditions.push({ column: 'company_id', op: 'in', values: filter.companyIds });
     if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
     if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
     conditions.push(...wordConditions<FundingRow>('name_path', filter.words));
@@ -231,6 +239,6 @@ export const fundingSignals = defineView(funding, {
   },
   document: {
     name: 'signals',
-    serve: (doc, naturalKey) => JSON.stringify(fundingSignal(JSON.parse(doc) as Partial<FundingRecord>, naturalKey)),
+    serve: (doc, naturalKey) => JSON.stringify(fundingSignal(JSON.parse(doc) as StoredRound, naturalKey)),
   },
 });

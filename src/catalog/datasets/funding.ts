@@ -8,6 +8,8 @@ import {
   companyConditions,
   companyFilter,
   companyKeys,
+  companySize,
+  v1CompanyMention,
   v1Page,
   type CompanyColumns,
   type CompanyFilter,
@@ -29,22 +31,9 @@ export interface FundingRow extends CompanyColumns {
   /** What v2 funding signals' sort_by=employee_count and founded_year order by (see companySize). */
   employee_count: number | null;
   founded_year: number | null;
+  /** The company the round is about (src/companies): what v2 funding signals' company_id matches. */
+  company_id: string | null;
   doc: string | Buffer;
-}
-
-/**
- * The company's size and age as funding signals serve them (employeeCount, foundedYear): the
- * headcount of its latest historical_headcount entry (of entries of the same date, the last), and
- * company_info.year_founded; null when absent.
- */
-export function companySize(record: Partial<FundingRecord>): { employee_count: number | null; founded_year: number | null } {
-  let latest: { at: number; count: number } | null = null;
-  for (const entry of record.historical_headcount ?? []) {
-    const at = Date.parse(entry.date);
-    if (latest === null || at >= latest.at) latest = { at, count: entry.headcount };
-  }
-  const integer = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
-  return { employee_count: integer(latest?.count), founded_year: integer(record.company_info?.year_founded) };
 }
 
 export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilter, typeof FundingRecord, FundingRow>({
@@ -72,8 +61,8 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     }),
     page: v1Page,
     lookupExample: {
-      websites: ['https://www.lumly.com/', 'osiqlabs.com', 'no-such-company.example'],
-      linkedin_urls: ['linkedin.com/company/champlin-media'],
+      websites: ['https://www.yarrowhealth.com/', 'oakhurstmanufacturing.com', 'no-such-company.example'],
+      linkedin_urls: ['linkedin.com/company/verdely-marketplace'],
     },
   },
   filter: (query) => ({
@@ -94,6 +83,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     founded_year: 'number',
     // The words of the company's slug: what v2 `search` matches (src/catalog/datasets/funding-signals.ts).
     name_path: 'words',
+    company_id: 'key',
     ...COMPANY_INDEXED,
   },
   columns: [
@@ -104,6 +94,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     { name: 'funding_amount', type: 'bigint' },
     { name: 'employee_count', type: 'float8' },
     { name: 'founded_year', type: 'float8' },
+    { name: 'company_id', type: 'uuid' },
     ...COMPANY_COLUMNS,
   ],
   // A round has no id of its own: its source's id when the file gives one, else what tells rounds apart.
@@ -129,11 +120,21 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
       funding_amount: record.funding_amount,
       ...companySize(record),
       ...companyKeys(record),
+      company_id: null,
       sort_at: sortAt,
       doc: JSON.stringify(doc),
     };
   },
   ingestBatchRows: 500,
+  links: [
+    {
+      role: 'company',
+      column: 'company_id',
+      idField: 'company_id',
+      matchField: 'company_match',
+      mention: (record) => v1CompanyMention(record.company_name, record),
+    },
+  ],
   events: {
     created: 'funding.created',
     updated: 'funding.updated',

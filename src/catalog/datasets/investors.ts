@@ -5,6 +5,7 @@ import type { Condition } from '../conditions.js';
 import { defineDataset, type RowOrder } from '../dataset.js';
 import { allowedValues, countryKeys, queryWords, searchText, signalPaging, wordConditions } from '../query-filters.js';
 import { dateRange, excludedCountryKeys, sortOrder } from '../published-parameters.js';
+import { companyIds } from '../company-identifiers.js';
 
 export interface InvestorFilter {
   countryKeys: string[];
@@ -13,6 +14,7 @@ export interface InvestorFilter {
   words: string[];
   from?: string;
   before?: string;
+  companyIds?: string[];
   order?: RowOrder<InvestorRow>;
 }
 
@@ -36,6 +38,8 @@ export interface InvestorRow {
   name: string;
   ticket_size_min: number | null;
   ticket_size_max: number | null;
+  /** The investor firm as a company (src/companies): what company_id matches. */
+  company_id: string | null;
   sort_at: string;
   doc: string | Buffer;
 }
@@ -62,6 +66,7 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     types: allowedValues('categories', query.categories, INVESTOR_TYPES),
     words: queryWords('search', query.search),
     ...dateRange(query, context),
+    companyIds: companyIds(query.company_id),
     order: sortOrder<keyof typeof SORT_COLUMNS, InvestorRow>(query, SORT_COLUMNS, 'created_at'),
   }),
   conditions(filter) {
@@ -74,6 +79,7 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
     if (filter.types.length > 0) conditions.push({ column: 'investor_type', op: 'in', values: filter.types });
     conditions.push(...wordConditions<InvestorRow>('search_text', filter.words));
+    if (filter.companyIds) conditions.push({ column: 'company_id', op: 'in', values: filter.companyIds });
     return conditions;
   },
   order: (filter) => filter.order,
@@ -84,6 +90,7 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     name: 'text',
     ticket_size_min: 'number',
     ticket_size_max: 'number',
+    company_id: 'key',
   },
   columns: [
     { name: 'record_id', type: 'uuid' },
@@ -93,6 +100,7 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     { name: 'name', type: 'text' },
     { name: 'ticket_size_min', type: 'float8' },
     { name: 'ticket_size_max', type: 'float8' },
+    { name: 'company_id', type: 'uuid' },
     { name: 'sort_at', type: 'timestamptz' },
     { name: 'doc', type: 'text' },
   ],
@@ -107,10 +115,29 @@ export const investors = defineDataset<'investors', typeof InvestorsQuery, Inves
     name: record.name,
     ticket_size_min: record.typicalCheckSize?.min ?? null,
     ticket_size_max: record.typicalCheckSize?.max ?? null,
+    company_id: null,
     sort_at: record.lastUpdated,
     doc: JSON.stringify(record),
   }),
   ingestBatchRows: 1000,
+  links: [
+    {
+      role: 'investor firm',
+      column: 'company_id',
+      idField: 'companyId',
+      matchField: 'companyMatch',
+      mention: (record) => ({
+        name: record.name,
+        website: record.website,
+        linkedinUrl: record.linkedinUrl,
+        country: record.country,
+        foundedYear: record.foundedYear,
+        employeeCount: record.teamSize,
+        description: record.description,
+        industry: 'Venture Capital and Private Equity Principals',
+      }),
+    },
+  ],
   events: {
     created: 'investor.created',
     updated: 'investor.updated',

@@ -6,6 +6,7 @@ import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../role-class
 import { defineDataset, type RowOrder } from '../dataset.js';
 import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey, wordConditions } from '../query-filters.js';
 import { dateRange, sortOrder } from '../published-parameters.js';
+import { companyIds } from '../company-identifiers.js';
 
 export interface JobChangeFilter {
   words: string[];
@@ -16,6 +17,7 @@ export interface JobChangeFilter {
   seniorities: string[];
   from?: string;
   before?: string;
+  companyIds?: string[];
   order?: RowOrder<JobChangeRow>;
 }
 
@@ -39,6 +41,9 @@ export interface JobChangeRow {
   discovered_at: string;
   person_name: string;
   company_name: string;
+  /** The new company and the previous one (src/companies); company_id is what company_id matches. */
+  company_id: string | null;
+  previous_company_id: string | null;
   sort_at: string;
   doc: string | Buffer;
 }
@@ -76,6 +81,7 @@ export const jobChanges = defineDataset<
     departments: allowedValues('departments', query.departments, DEPARTMENTS),
     seniorities: allowedValues('seniorities', query.seniorities, SENIORITIES),
     ...dateRange(query, context),
+    companyIds: companyIds(query.company_id),
     order: sortOrder<keyof typeof SORT_COLUMNS, JobChangeRow>(query, SORT_COLUMNS, 'occurred_at'),
   }),
   conditions(filter) {
@@ -90,6 +96,7 @@ export const jobChanges = defineDataset<
     if (filter.from !== undefined) conditions.push({ column: 'sort_at', op: 'atLeast', value: filter.from });
     if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
     conditions.push(...wordConditions<JobChangeRow>('search_text', filter.words));
+    if (filter.companyIds) conditions.push({ column: 'company_id', op: 'in', values: filter.companyIds });
     return conditions;
   },
   order: (filter) => filter.order,
@@ -103,6 +110,7 @@ export const jobChanges = defineDataset<
     person_key: 'key',
     company_key: 'key',
     search_text: 'words',
+    company_id: 'key',
   },
   columns: [
     { name: 'record_id', type: 'uuid' },
@@ -115,6 +123,8 @@ export const jobChanges = defineDataset<
     { name: 'discovered_at', type: 'timestamptz' },
     { name: 'person_name', type: 'text' },
     { name: 'company_name', type: 'text' },
+    { name: 'company_id', type: 'uuid' },
+    { name: 'previous_company_id', type: 'uuid' },
     { name: 'sort_at', type: 'timestamptz' },
     { name: 'doc', type: 'text' },
   ],
@@ -133,11 +143,29 @@ export const jobChanges = defineDataset<
       discovered_at: record.discoveredAt,
       person_name: record.personName,
       company_name: record.companyName,
+      company_id: null,
+      previous_company_id: null,
       sort_at: record.occurredAt,
       doc: JSON.stringify(record),
     };
   },
   ingestBatchRows: 2000,
+  links: [
+    {
+      role: 'new company',
+      column: 'company_id',
+      idField: 'companyId',
+      matchField: 'companyMatch',
+      mention: (record) => ({ name: record.companyName, linkedinUrl: record.companyLinkedinUrl }),
+    },
+    {
+      role: 'previous company',
+      column: 'previous_company_id',
+      idField: 'previousCompanyId',
+      matchField: 'previousCompanyMatch',
+      mention: (record) => (record.previousCompanyName === null ? null : { name: record.previousCompanyName }),
+    },
+  ],
   events: {
     created: 'job_change.created',
     updated: 'job_change.updated',

@@ -8,6 +8,7 @@ import {
   companyConditions,
   companyFilter,
   companyKeys,
+  v1CompanyMention,
   v1Page,
   type CompanyColumns,
   type CompanyFilter,
@@ -27,6 +28,9 @@ export interface MaRow extends CompanyColumns {
   status: string;
   acquisition_amount: number;
   acquirer_key: string;
+  /** The acquired company and the acquirer (src/companies). */
+  company_id: string | null;
+  acquirer_company_id: string | null;
   doc: string | Buffer;
 }
 
@@ -55,8 +59,8 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
     }),
     page: v1Page,
     lookupExample: {
-      websites: ['https://www.nextwave.kr', 'rothara.ai', 'no-such-company.example'],
-      linkedin_urls: ['https://www.linkedin.com/company/falekara/'],
+      websites: ['https://www.echotixconstruction.com', 'tidewatermedical.com', 'no-such-company.example'],
+      linkedin_urls: ['https://www.linkedin.com/company/leadway-it-solutions/'],
     },
   },
   filter: (query) => ({
@@ -83,6 +87,8 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
     { name: 'status', type: 'text' },
     { name: 'acquisition_amount', type: 'bigint' },
     { name: 'acquirer_key', type: 'text' },
+    { name: 'company_id', type: 'uuid' },
+    { name: 'acquirer_company_id', type: 'uuid' },
     ...COMPANY_COLUMNS,
   ],
   key: { column: 'investment_id', type: 'uuid' },
@@ -96,11 +102,35 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
       acquisition_amount: record.acquisition_amount,
       acquirer_key: searchText([record.acquired_by]),
       ...companyKeys(record),
+      company_id: null,
+      acquirer_company_id: null,
       sort_at: record.date_seen,
       doc: JSON.stringify(doc),
     };
   },
   ingestBatchRows: 500,
+  links: [
+    {
+      role: 'acquired company',
+      column: 'company_id',
+      idField: 'company_id',
+      matchField: 'company_match',
+      mention: (record) => v1CompanyMention(record.company_name, record),
+    },
+    {
+      role: 'acquirer',
+      column: 'acquirer_company_id',
+      idField: 'acquirer_company_id',
+      matchField: 'acquirer_match',
+      mention: (record) => {
+        const info = record.acquired_by_company_info ?? {};
+        return {
+          ...v1CompanyMention(record.acquired_by, { company_info: info }),
+          linkedinUrl: record.acquired_by_linkedin_url ?? null,
+        };
+      },
+    },
+  ],
   events: {
     created: 'deal.created',
     updated: 'deal.updated',

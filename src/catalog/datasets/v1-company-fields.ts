@@ -1,5 +1,6 @@
 // What the two v1 datasets (funding, m-a) share: the company a record is about, its filters,
 // the keys stored for them, and the page size.
+import type { CompanyMention } from '../company-links.js';
 import type { Condition } from '../conditions.js';
 import type { ColumnSpec } from '../table-columns.js';
 import type { ColumnKind } from '../table-columns.js';
@@ -82,8 +83,52 @@ export function companyConditions<Row extends CompanyColumns>(filter: CompanyFil
 
 interface CompanyFields {
   main_category?: string;
-  company_info?: { categories?: string[]; hq_country?: string | null; website?: string };
-  contact_info?: { company_linkedin_url?: string | null }[];
+  company_info?: {
+    categories?: string[];
+    hq_country?: string | null;
+    website?: string;
+    industry?: string;
+    year_founded?: number | null;
+    description?: string;
+    logo_url?: string | null;
+  };
+  contact_info?: { company_linkedin_url?: string | null; company_twitter_url?: string | null }[];
+  historical_headcount?: { date: string; headcount: number }[];
+}
+
+/**
+ * The company's size and age as funding signals serve them (employeeCount, foundedYear): the
+ * headcount of its latest historical_headcount entry (of entries of the same date, the last), and
+ * company_info.year_founded; null when absent.
+ */
+export function companySize(record: CompanyFields): { employee_count: number | null; founded_year: number | null } {
+  let latest: { at: number; count: number } | null = null;
+  for (const entry of record.historical_headcount ?? []) {
+    const at = Date.parse(entry.date);
+    if (latest === null || at >= latest.at) latest = { at, count: entry.headcount };
+  }
+  const integer = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+  return { employee_count: integer(latest?.count), founded_year: integer(record.company_info?.year_founded) };
+}
+
+/** The company a v1 record is about, as company resolution reads it (src/companies). */
+export function v1CompanyMention(name: string, record: CompanyFields): CompanyMention {
+  const info = record.company_info ?? {};
+  const contact = (field: 'company_linkedin_url' | 'company_twitter_url') =>
+    (record.contact_info ?? []).map((c) => c[field]).find((url): url is string => typeof url === 'string' && url !== '') ?? null;
+  const size = companySize(record);
+  return {
+    name,
+    website: info.website ?? null,
+    linkedinUrl: contact('company_linkedin_url'),
+    twitterUrl: contact('company_twitter_url'),
+    country: info.hq_country ?? null,
+    industry: info.industry ?? null,
+    employeeCount: size.employee_count,
+    foundedYear: size.founded_year,
+    description: info.description ?? null,
+    logoUrl: info.logo_url ?? null,
+  };
 }
 
 /** The filter keys of a v1 record, computed at write time exactly as companyFilter computes them. */

@@ -49,3 +49,22 @@ export const ListString = (options: StringOptions) => Type.String({ ...options, 
 /** Whether a parameter's schema is a list (see LIST_PARAM). */
 export const isListParam = (schema: unknown): boolean =>
   typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)[LIST_PARAM] === true;
+
+/** The link fields of a served record that names a company (src/companies): its id and how it was found. */
+export const linkId = (what: string) =>
+  Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'uuid',
+        description: `The id of ${what} (\`GET /api/v2/companies/{id}\`); null when the record names none. Absent on a record not resolved yet`,
+      }),
+    ),
+  );
+export const linkMatch = (what: string) =>
+  Type.Optional(
+    Type.Union([Type.Literal('exact'), Type.Literal('fuzzy'), Type.Literal('none')], {
+      description:
+        `How ${what} was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by ` +
+        'its normalised name (and country when the record gives one), "none" when the record names no company',
+    }),
+  );

@@ -9,6 +9,8 @@ const endpoints: string[] = [];
 eachSignalEndpoint((_, api) => {
   endpoints.push(api.endpoint);
 });
+// One company and its signals (GET /api/v2/companies/{id} and /lookup, src/companies).
+endpoints.push('companies.get');
 
 /** Every v2 signal endpoint's name, in the registry's order. */
 export const SIGNAL_ENDPOINTS: readonly string[] = endpoints;

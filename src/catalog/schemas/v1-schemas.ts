@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateString, ListString, MAX_PAGE, MAX_SAFE, Nullable, StringEnum } from './common.js';
+import { DateString, linkId, linkMatch, ListString, MAX_PAGE, MAX_SAFE, Nullable, StringEnum } from './common.js';
 
 // ---------- shared sub-objects ----------
 
@@ -216,13 +216,32 @@ export type MaParams = Static<typeof MaParams>;
 export const FundingResponse = Type.Object({
   message: Message,
   params: FundingParams,
-  response: Type.Object({ data: Type.Array(Type.Ref(FundingRecord)) }),
+  response: Type.Object({
+    data: Type.Array(
+      Type.Intersect([
+        Type.Ref(FundingRecord),
+        Type.Object({ company_id: linkId('the company'), company_match: linkMatch('the company') }),
+      ]),
+    ),
+  }),
 });
 
 export const MaResponse = Type.Object({
   message: Message,
   params: MaParams,
-  response: Type.Object({ data: Type.Array(Type.Ref(MaRecord)) }),
+  response: Type.Object({
+    data: Type.Array(
+      Type.Intersect([
+        Type.Ref(MaRecord),
+        Type.Object({
+          company_id: linkId('the acquired company'),
+          company_match: linkMatch('the acquired company'),
+          acquirer_company_id: linkId('the acquirer'),
+          acquirer_match: linkMatch('the acquirer'),
+        }),
+      ]),
+    ),
+  }),
 });
 
 export const V1Error = Type.Object(

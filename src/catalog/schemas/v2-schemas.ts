@@ -1,5 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { DateString, ListString, MAX_PAGE, Nullable } from './common.js';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { DateString, linkId, linkMatch, ListString, MAX_PAGE, Nullable } from './common.js';
 import {
   ACQUISITION_SORT_FIELDS,
   amountBound,
@@ -149,6 +149,8 @@ export const FundingSignalRecord = Type.Object(
     valuation: Nullable(Type.Number({ description: 'Not recorded: null' })),
     useOfFunds: Nullable(Type.String({ description: 'Not recorded: null' })),
     lastUpdated: Nullable(Type.String({ format: 'date-time', description: 'When the round was seen' })),
+    companyId: linkId('the company'),
+    companyMatch: linkMatch('the company'),
   },
   { $id: 'FundingSignal', title: 'FundingSignal' },
 );
@@ -375,11 +377,37 @@ const envelope = <
     meta: MetaRef,
   });
 
-export const InvestorsResponse = envelope(InvestorRecord);
-export const JobChangesResponse = envelope(JobChangeRecord);
+/** A v2 page of records with fields added when served (the link fields). */
+const envelopeWith = (record: typeof InvestorRecord | typeof JobChangeRecord, added: TProperties) =>
+  Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(Type.Intersect([Type.Ref(record), Type.Object(added)])),
+    pagination: Type.Ref(Pagination),
+    meta: MetaRef,
+  });
+
+export const InvestorsResponse = envelopeWith(InvestorRecord, {
+  companyId: linkId('the investor as a company'),
+  companyMatch: linkMatch('it'),
+});
+export const JobChangesResponse = envelopeWith(JobChangeRecord, {
+  companyId: linkId('the new company'),
+  companyMatch: linkMatch('the new company'),
+  previousCompanyId: linkId('the previous company'),
+  previousCompanyMatch: linkMatch('the previous company'),
+});
 export const AcquisitionsResponse = Type.Object({
   success: Type.Literal(true),
-  data: Type.Array(Type.Intersect([Type.Ref(AcquisitionSignalRecord), Type.Object({ match_confidence: MatchConfidence })])),
+  data: Type.Array(
+    Type.Intersect([
+      Type.Ref(AcquisitionSignalRecord),
+      Type.Object({
+        match_confidence: MatchConfidence,
+        companyId: linkId('the company'),
+        companyMatch: linkMatch('the company'),
+      }),
+    ]),
+  ),
   pagination: Type.Ref(Pagination),
   meta: MetaRef,
 });
@@ -427,6 +455,17 @@ const countries = Type.Optional(
   }),
 );
 
+/** `company_id` on every v2 signal list: the records linked to these companies (src/companies). */
+const companyIdParam = Type.Optional(
+  ListString({
+    minLength: 1,
+    maxLength: 4096,
+    description:
+      'Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these ' +
+      'companies (on job changes, the new company). A value that is not a UUID is a 400 naming it.',
+  }),
+);
+
 export const InvestorsQuery = Type.Object(
   {
     ...paging,
@@ -445,6 +484,7 @@ export const InvestorsQuery = Type.Object(
       'name: the name, case and accents ignored; created_at: lastUpdated; ticket_size_min, ticket_size_max: typicalCheckSize.min, .max',
     ),
     sort_order: sortOrder,
+    company_id: companyIdParam,
   },
   { additionalProperties: false },
 );
@@ -480,6 +520,7 @@ export const JobChangesQuery = Type.Object(
         'accents ignored',
     ),
     sort_order: sortOrder,
+    company_id: companyIdParam,
   },
   { additionalProperties: false },
 );
@@ -531,6 +572,7 @@ export const AcquisitionsQuery = Type.Object(
         'no amount, so as occurred_at',
     ),
     sort_order: sortOrder,
+    company_id: companyIdParam,
   },
   { additionalProperties: false },
 );
@@ -569,6 +611,7 @@ export const FundingSignalsQuery = Type.Object(
         'in its own currency; employee_count: employeeCount; founded_year: foundedYear',
     ),
     sort_order: sortOrder,
+    company_id: companyIdParam,
   },
   { additionalProperties: false },
 );
@@ -631,3 +674,83 @@ export const CompaniesQuery = Type.Object(
   { additionalProperties: false },
 );
 export type CompaniesQuery = Static<typeof CompaniesQuery>;
+
+// ---------- one company ----------
+
+const DayString = Type.String({ format: 'date', description: 'A UTC date' });
+const Window = Type.Object(
+  {
+    last30Days: Type.Integer({ minimum: 0 }),
+    last90Days: Type.Integer({ minimum: 0 }),
+    last365Days: Type.Integer({ minimum: 0 }),
+  },
+  { description: 'Counted back from the request, by the date the change occurred (occurredAt)' },
+);
+
+/** What the service knows of a company's signals, beside its profile. */
+export const CompanySignals = Type.Object(
+  {
+    fundingRounds: Type.Object({
+      count: Type.Integer({ minimum: 0, description: 'Funding rounds linked to the company' }),
+      totalRaised: Type.Array(Type.Object({ currency: Nullable(Type.String()), amount: Type.Number({ minimum: 0 }) }), {
+        description: "The sum of the rounds' amounts, one entry per currency (amounts are never converted)",
+      }),
+      latest: Nullable(
+        Type.Object({
+          date: Nullable(DayString),
+          roundType: Type.String({ description: 'The published round type (as funding signals serve it)' }),
+          amount: Nullable(Type.Number()),
+          currency: Nullable(Type.String()),
+        }),
+      ),
+    }),
+    deals: Type.Object({
+      asTarget: Type.Integer({ minimum: 0, description: 'M&A deals in which the company was acquired' }),
+      asAcquirer: Type.Integer({ minimum: 0, description: 'M&A deals in which it acquired' }),
+      latestDate: Nullable(DayString),
+    }),
+    jobChanges: Type.Object({
+      joined: Window,
+      left: Window,
+    }),
+    acquisitionSignal: Nullable(
+      Type.Object({
+        score: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
+        indicators: Type.Array(Type.String()),
+        date: DayString,
+      }),
+    ),
+    investors: Type.Array(Type.String(), {
+      description: "The investors named on the company's funding rounds, by name (at most 50)",
+    }),
+  },
+  { description: 'Counts over every record linked to the company (see company resolution)' },
+);
+
+export const CompanyProfileResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Intersect([Type.Ref(CompanyRecord), Type.Object({ signals: CompanySignals })]),
+  meta: MetaRef,
+});
+
+export const CompanyIdParams = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The company id (`id` of GET /api/v2/companies)' }),
+});
+
+export const CompanyLookupQuery = Type.Object(
+  {
+    domain: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'A website or its domain (`acme.com`, `https://www.acme.com/`)',
+        examples: ['yarrowhealth.com'],
+      }),
+    ),
+    linkedin_url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'A LinkedIn company page (`linkedin.com/company/acme`)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CompanyLookupQuery = Static<typeof CompanyLookupQuery>;

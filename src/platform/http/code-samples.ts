@@ -63,6 +63,8 @@ const CLIENT_CALLS: Record<string, { call: string; all?: string }> = {
   getAcquisitionSignals: { call: 'v2.acquisitions.list', all: 'v2.acquisitions.all' },
   getFundingSignals: { call: 'v2.funding.list', all: 'v2.funding.all' },
   getCompanies: { call: 'v2.companies.list', all: 'v2.companies.all' },
+  getCompany: { call: 'v2.companies.get' },
+  lookupCompany: { call: 'v2.companies.lookup' },
   listChanges: { call: 'v2.changes.list' },
   createWebhook: { call: 'v2.webhooks.create' },
   listWebhooks: { call: 'v2.webhooks.list' },
@@ -185,14 +187,14 @@ function describeRequest(
   };
 }
 
-/** `{id}` after `/webhooks` is WEBHOOK_ID; `{deliveryId}` is DELIVERY_ID. */
+/** `{id}` after `/webhooks` is WEBHOOK_ID, after `/companies` COMPANY_ID; `{deliveryId}` is DELIVERY_ID. */
 function placeholderFor(path: string, name: string): string {
   const before = path
     .slice(0, path.indexOf(`{${name}}`))
     .split('/')
     .filter(Boolean);
   const owner = before.filter((segment) => !segment.startsWith('{')).at(-1);
-  const full = name === 'id' && owner ? `${owner.replace(/s$/, '')}_id` : name;
+  const full = name === 'id' && owner ? `${owner.replace(/ies$/, 'y').replace(/s$/, '')}_id` : name;
   return full
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/[^A-Za-z0-9]+/g, '_')

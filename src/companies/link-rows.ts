@@ -1,0 +1,37 @@
+// The links of written rows: each row's mentions resolved (CompanyLinker) and the result kept in
+// the row, in the link's column and as the fields appended to its served document.
+import { appendFields, type CompanyLinkSpec, type CompanyMention, type CompanyRow, type StoredRow } from '../catalog/index.js';
+import type { CompanyLinker } from './linker.js';
+
+/** A row about to be written, with what its record says of each company it names (one per link). */
+export interface RowMentions<Row> {
+  row: Row;
+  mentions: readonly (CompanyMention | null)[];
+}
+
+/**
+ * Resolves the mentions of these rows and writes each link into its row. Returns the companies
+ * made or filled, to write before the rows (in the same transaction, or the same import).
+ */
+export async function linkRows<Row extends StoredRow>(
+  linker: CompanyLinker,
+  links: readonly CompanyLinkSpec<never>[],
+  entries: readonly RowMentions<Row>[],
+): Promise<CompanyRow[]> {
+  if (entries.length === 0 || links.length === 0) return [];
+  const { links: resolved, companies } = await linker.link(entries.flatMap((entry) => entry.mentions));
+  entries.forEach(({ row }, i) => {
+    const fields: [string, string | null][] = [];
+    links.forEach((link, j) => {
+      const { companyId, match } = resolved[i * links.length + j]!;
+      (row as Record<string, unknown>)[link.column] = companyId;
+      fields.push([link.idField, companyId], [link.matchField, match]);
+    });
+    row.doc = appendFields(row.doc, fields);
+  });
+  return companies;
+}
+
+/** What a record says of each company it names, in the order of the dataset's links. */
+export const mentionsOf = <R>(links: readonly CompanyLinkSpec<R>[] | undefined, record: R): (CompanyMention | null)[] =>
+  (links ?? []).map((link) => link.mention(record));

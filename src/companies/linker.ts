@@ -1,0 +1,328 @@
+// Company resolution: each company a record names is linked to one company, by its website
+// domain, then its LinkedIn page (both `exact`), then its normalised name and country (`fuzzy`).
+// A company named by no stored one is made from what the record says (its id a version 5 UUID of
+// the key it was found by, so the same records make the same ids); a later record fills the
+// company's empty fields and never overwrites one that is set. Among several candidates an
+// imported company comes before one made from records, then the oldest row: the same store and
+// the same records always give the same links.
+//
+// A linker serves one import (or one seed): what it made or filled is not committed until the
+// import is, so it keeps those companies and finds them again itself.
+import {
+  companies,
+  mentionKeys,
+  slugify,
+  uuidV5,
+  type CompanyKeys,
+  type CompanyMention,
+  type CompanyRecord,
+  type CompanyRow,
+  type MatchConfidence,
+} from '../catalog/index.js';
+import type { Queryable } from '../platform/db/index.js';
+import { companiesByKeys, companyDocuments, type CompanyKeyRow } from './queries.js';
+
+/** Ids of companies made from records: version 5 UUIDs of the key they were first found by, in this namespace. */
+export const COMPANY_NAMESPACE = '0b7f3c52-6a1e-4d6b-9f0e-5c2a8d41e7b3';
+
+export interface CompanyLink {
+  companyId: string | null;
+  match: MatchConfidence;
+}
+
+/** A company as resolution knows it: its keys, and its record once this linker has read, made or filled it. */
+interface Candidate {
+  recordId: string;
+  /** The table's row id; a company made here comes after every stored one, in the order made. */
+  order: number;
+  imported: boolean;
+  keys: CompanyKeys;
+  /** Which fields a record may still fill (they are empty). */
+  empty: ReadonlySet<FillField>;
+  /** The record as it stands here (read when it may be filled, made or filled here). */
+  record?: CompanyRecord;
+}
+
+type FillField = 'website' | 'linkedinUrl' | 'headquartersCountry' | 'industry' | 'employeeCount' | 'foundedYear';
+const FILL_FIELDS: readonly FillField[] = [
+  'website',
+  'linkedinUrl',
+  'headquartersCountry',
+  'industry',
+  'employeeCount',
+  'foundedYear',
+];
+
+const MAX_URL = 2048;
+const url = (value: string | null | undefined) => (typeof value === 'string' && value.length <= MAX_URL ? value : null);
+const integer = (value: number | null | undefined, min: number, max: number) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : null;
+const text = (value: string | null | undefined, max: number) =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, max) : null;
+
+/** What a mention says of each field a record may fill. */
+function mentionValues(mention: CompanyMention, keys: CompanyKeys): Record<FillField, string | number | null> {
+  return {
+    website: keys.domain === null ? null : url(mention.website),
+    linkedinUrl: keys.linkedin === null ? null : url(mention.linkedinUrl),
+    headquartersCountry: keys.country === null ? null : keys.country.toUpperCase(),
+    industry: text(mention.industry, 200),
+    employeeCount: integer(mention.employeeCount, 0, 100_000_000),
+    foundedYear: integer(mention.foundedYear, 1800, 2199),
+  };
+}
+
+function emptyFields(row: CompanyKeyRow): Set<FillField> {
+  const empty = new Set<FillField>();
+  if (row.website_key === null) empty.add('website');
+  if (row.linkedin_key === null) empty.add('linkedinUrl');
+  if (row.country_key === null) empty.add('headquartersCountry');
+  if (row.industry_key === null) empty.add('industry');
+  if (row.employee_count === null) empty.add('employeeCount');
+  if (row.founded_year === null) empty.add('foundedYear');
+  return empty;
+}
+
+function keysOfRecord(record: CompanyRecord): CompanyKeys {
+  return mentionKeys({
+    name: record.name,
+    website: record.website,
+    linkedinUrl: record.linkedinUrl,
+    country: record.headquartersCountry,
+  });
+}
+
+/** The first of several candidates: imported before made from records, then the oldest. */
+function first(candidates: readonly Candidate[] | undefined): Candidate | undefined {
+  let best: Candidate | undefined;
+  for (const candidate of candidates ?? []) {
+    if (
+      best === undefined ||
+      (candidate.imported && !best.imported) ||
+      (candidate.imported === best.imported && candidate.order < best.order)
+    ) {
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+/** Candidates by each key they have. */
+class KeyIndex {
+  readonly domain = new Map<string, Candidate[]>();
+  readonly linkedin = new Map<string, Candidate[]>();
+  readonly name = new Map<string, Candidate[]>();
+
+  add(candidate: Candidate): void {
+    const { domain, linkedin, name } = candidate.keys;
+    if (domain !== null) push(this.domain, domain, candidate);
+    if (linkedin !== null) push(this.linkedin, linkedin, candidate);
+    if (name !== null) push(this.name, name, candidate);
+  }
+
+  /** Whether a company other than this one has the key. */
+  taken(map: Map<string, Candidate[]>, key: string | null, candidate: Candidate): boolean {
+    return key !== null && (map.get(key) ?? []).some((other) => other !== candidate);
+  }
+
+  /** The candidate a mention's keys find, and how. */
+  find(keys: CompanyKeys): { candidate: Candidate; match: MatchConfidence } | undefined {
+    const byDomain = keys.domain === null ? undefined : first(this.domain.get(keys.domain));
+    if (byDomain) return { candidate: byDomain, match: 'exact' };
+    const byLinkedin = keys.linkedin === null ? undefined : first(this.linkedin.get(keys.linkedin));
+    if (byLinkedin) return { candidate: byLinkedin, match: 'exact' };
+    if (keys.name === null) return undefined;
+    const named = this.name.get(keys.name) ?? [];
+    // A record that gives a country matches a company of that country, else one whose country is
+    // unknown (a company made from a record that gave none); never one of another country.
+    const byName =
+      keys.country === null
+        ? first(named)
+        : (first(named.filter((c) => c.keys.country === keys.country)) ?? first(named.filter((c) => c.keys.country === null)));
+    return byName && { candidate: byName, match: 'fuzzy' };
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) {
+    if (!list.includes(value)) list.push(value);
+  } else {
+    map.set(key, [value]);
+  }
+}
+
+export interface LinkedBatch {
+  /** One link per mention, in order. */
+  links: CompanyLink[];
+  /** The companies this batch made or filled, as rows to write before the records. */
+  companies: CompanyRow[];
+}
+
+export class CompanyLinker {
+  /** Companies made or filled by this linker and not yet known to be committed, by id. */
+  private local = new Map<string, Candidate>();
+  private localIndex = new KeyIndex();
+  private made = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Links each mention (null: the record names no company there) to one company. */
+  async link(mentions: readonly (CompanyMention | null)[]): Promise<LinkedBatch> {
+    const keyed = mentions.map((mention) => {
+      if (mention === null) return null;
+      const keys = mentionKeys(mention);
+      return keys.domain === null && keys.linkedin === null && keys.name === null ? null : { mention, keys };
+    });
+    const index = await this.candidates(keyed.flatMap((entry) => (entry ? [entry.keys] : [])));
+    const touched = new Set<Candidate>();
+    const links = keyed.map((entry): CompanyLink => {
+      if (entry === null) return { companyId: null, match: 'none' };
+      const found = index.find(entry.keys);
+      const candidate = found?.candidate ?? this.make(entry.mention, entry.keys);
+      if (found === undefined || this.fill(candidate, entry.mention, entry.keys, index)) {
+        touched.add(candidate);
+        index.add(candidate);
+      }
+      // Exact when the company has the record's website or LinkedIn page (found by it, or given it
+      // here): so an import of the same records again, which finds it by that key, links it the same.
+      const { domain, linkedin } = entry.keys;
+      const shared =
+        (domain !== null && candidate.keys.domain === domain) || (linkedin !== null && candidate.keys.linkedin === linkedin);
+      return { companyId: candidate.recordId, match: shared ? 'exact' : 'fuzzy' };
+    });
+    const rows = [...touched].map((candidate) => {
+      const row = companies.prepare(candidate.record!, { sourceId: null, status: 'completed' }, { dayStart: '' });
+      if (typeof row === 'string') throw new Error(`company ${candidate.recordId}: ${row}`);
+      return { ...row, origin: candidate.imported ? 'import' : 'records' } satisfies CompanyRow;
+    });
+    return { links, companies: rows };
+  }
+
+  /**
+   * Forgets what this linker made and filled: call it once they are committed (a seed's batch),
+   * where the store's reads find them.
+   */
+  settle(): void {
+    this.local = new Map();
+    this.localIndex = new KeyIndex();
+  }
+
+  /** The stored and the local candidates of these keys, indexed; the local version of a company wins. */
+  private async candidates(keys: readonly CompanyKeys[]): Promise<KeyIndex> {
+    const unique = (pick: (k: CompanyKeys) => string | null) => [...new Set(keys.map(pick).filter((k) => k !== null))];
+    const wanted = { domains: unique((k) => k.domain), linkedins: unique((k) => k.linkedin), names: unique((k) => k.name) };
+    const stored = await companiesByKeys(this.db, wanted);
+    const fillable = stored.filter((row) => !this.local.has(row.record_id) && emptyFields(row).size > 0);
+    const docs = await companyDocuments(
+      this.db,
+      fillable.map((row) => row.record_id),
+    );
+    const index = new KeyIndex();
+    for (const row of stored) {
+      const local = this.local.get(row.record_id);
+      if (local) continue;
+      const doc = docs.get(row.record_id);
+      index.add({
+        recordId: row.record_id,
+        order: row.id,
+        imported: row.origin === 'import',
+        keys: { domain: row.website_key, linkedin: row.linkedin_key, name: row.name_key, country: row.country_key },
+        empty: doc === undefined ? new Set() : emptyFields(row),
+        record: doc === undefined ? undefined : (JSON.parse(doc) as CompanyRecord),
+      });
+    }
+    for (const k of keys) {
+      for (const [map, key] of [
+        [this.localIndex.domain, k.domain],
+        [this.localIndex.linkedin, k.linkedin],
+        [this.localIndex.name, k.name],
+      ] as const) {
+        if (key !== null) for (const candidate of map.get(key) ?? []) index.add(candidate);
+      }
+    }
+    return index;
+  }
+
+  /** Fills the candidate's empty fields from the mention; true when one changed. */
+  private fill(candidate: Candidate, mention: CompanyMention, keys: CompanyKeys, index: KeyIndex): boolean {
+    if (candidate.record === undefined || candidate.empty.size === 0) return false;
+    const values = mentionValues(mention, keys);
+    // A website or LinkedIn page another company has stays that company's: one company per key.
+    if (index.taken(index.domain, keys.domain, candidate)) values.website = null;
+    if (index.taken(index.linkedin, keys.linkedin, candidate)) values.linkedinUrl = null;
+    const record: CompanyRecord = { ...candidate.record };
+    const empty = new Set(candidate.empty);
+    for (const field of FILL_FIELDS) {
+      const value = values[field];
+      if (!empty.has(field) || value === null) continue;
+      (record as Record<FillField, unknown>)[field] = value;
+      empty.delete(field);
+    }
+    if (empty.size === candidate.empty.size) return false;
+    // An industry filled here is a category too, as on a company made from a record.
+    if (candidate.empty.has('industry') && record.industry !== null && !record.categories.includes(record.industry)) {
+      record.categories = [record.industry, ...record.categories];
+    }
+    record.updatedAt = this.now().toISOString();
+    candidate.record = record;
+    candidate.empty = empty;
+    candidate.keys = keysOfRecord(record);
+    this.remember(candidate);
+    return true;
+  }
+
+  /** A new company from what the mention says, under the first key it has. */
+  private make(mention: CompanyMention, keys: CompanyKeys): Candidate {
+    const identity =
+      keys.domain !== null
+        ? `domain:${keys.domain}`
+        : keys.linkedin !== null
+          ? `linkedin:${keys.linkedin}`
+          : `name:${keys.name}|${keys.country ?? ''}`;
+    const id = uuidV5(COMPANY_NAMESPACE, identity);
+    const values = mentionValues(mention, keys);
+    const name = text(mention.name, 300) ?? keys.domain ?? keys.linkedin!;
+    const at = this.now().toISOString();
+    const industry = values.industry as string | null;
+    const record: CompanyRecord = {
+      id,
+      name,
+      slug: `${slugify(name).slice(0, 280) || 'company'}-${id.slice(0, 8)}`,
+      description: text(mention.description, 5000),
+      website: values.website as string | null,
+      linkedinUrl: values.linkedinUrl as string | null,
+      twitterUrl: url(mention.twitterUrl),
+      logoUrl: url(mention.logoUrl),
+      industry,
+      foundedYear: values.foundedYear as number | null,
+      headquartersCountry: values.headquartersCountry as string | null,
+      employeeCount: values.employeeCount as number | null,
+      categories: industry === null ? [] : [industry],
+      keywords: [],
+      specialties: [],
+      growthInfo: null,
+      companySubcategory: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const candidate: Candidate = {
+      recordId: id,
+      order: Number.MAX_SAFE_INTEGER - 1_000_000_000 + this.made++,
+      imported: false,
+      keys: keysOfRecord(record),
+      empty: new Set(FILL_FIELDS.filter((field) => record[field] === null)),
+      record,
+    };
+    this.remember(candidate);
+    return candidate;
+  }
+
+  private remember(candidate: Candidate): void {
+    this.local.set(candidate.recordId, candidate);
+    this.localIndex.add(candidate);
+  }
+}

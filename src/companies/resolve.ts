@@ -1,0 +1,85 @@
+// `dealsignal companies resolve`: links every stored record again, a batch at a time, by today's
+// rules and today's companies: after a change of the rules, a companies import that should take
+// over records, or records written without resolution (plain SQL, rows stored before it).
+// Deterministic: run twice, the second run changes nothing.
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { appendFields, DATASETS, type CompanyRow, type Dataset, type DatasetName, type StoredRow } from '../catalog/index.js';
+import type { Database, Queryable } from '../platform/db/index.js';
+import { CompanyLinker } from './linker.js';
+import { mentionsOf } from './link-rows.js';
+import { linkedRowsAfter, updateLinks } from './queries.js';
+
+export interface ResolveReport {
+  /** Per dataset with links: records read, and records whose links changed. */
+  datasets: Partial<Record<DatasetName, { records: number; changed: number }>>;
+  /** Companies made or filled along the way. */
+  companies: number;
+}
+
+export interface ResolveOptions {
+  batchRows?: number;
+  now?: () => Date;
+  /** Writes company rows: ingest's upsert of the companies dataset (ingest uses this capability, not the reverse). */
+  upsertCompanies(db: Queryable, rows: readonly CompanyRow[]): Promise<unknown>;
+  onProgress?: (dataset: DatasetName, records: number, changed: number) => void;
+}
+
+/** Re-links every record of every dataset with links; one transaction per batch. */
+export async function resolveAll(db: Database, options: ResolveOptions): Promise<ResolveReport> {
+  const report: ResolveReport = { datasets: {}, companies: 0 };
+  for (const dataset of DATASETS) {
+    await dataset.withTypes(async (typed) => {
+      const counts = await resolveDataset(db, typed, options, report);
+      if (counts) report.datasets[dataset.name] = counts;
+    });
+  }
+  return report;
+}
+
+async function resolveDataset<Q extends TObject, F, R extends TSchema, Row extends StoredRow>(
+  db: Database,
+  dataset: Dataset<Q, F, R, Row>,
+  options: ResolveOptions,
+  report: ResolveReport,
+): Promise<{ records: number; changed: number } | undefined> {
+  const links = dataset.links ?? [];
+  if (links.length === 0) return undefined;
+  const columns = links.map((link) => link.column);
+  const linkFields = new Set(links.flatMap((link) => [link.idField, link.matchField]));
+  const linker = new CompanyLinker(db, options.now);
+  const counts = { records: 0, changed: 0 };
+  for (let afterId = 0; ;) {
+    const rows = await linkedRowsAfter(db, dataset.table, columns, afterId, options.batchRows ?? 2000);
+    if (rows.length === 0) break;
+    afterId = rows.at(-1)!.id;
+    // The record as stored, without the fields earlier links appended: JSON.parse's value is the
+    // dataset's record as written (held to its schema when imported).
+    const records: Static<R>[] = rows.map((row) => {
+      const record: Static<R> & Record<string, unknown> = JSON.parse(row.doc);
+      for (const field of linkFields) delete record[field];
+      return record;
+    });
+    const { links: resolved, companies: made } = await linker.link(records.flatMap((record) => mentionsOf(links, record)));
+    const changed = rows.flatMap((row, i) => {
+      const fields: [string, string | null][] = [];
+      const ids = links.map((link, j) => {
+        const { companyId, match } = resolved[i * links.length + j]!;
+        fields.push([link.idField, companyId], [link.matchField, match]);
+        return companyId;
+      });
+      const doc = appendFields(JSON.stringify(records[i]), fields);
+      const same = doc === row.doc && ids.every((id, j) => id === row[columns[j]!]);
+      return same ? [] : [{ id: row.id, doc, links: ids }];
+    });
+    await db.transaction(async (tx) => {
+      await options.upsertCompanies(tx, made);
+      await updateLinks(tx, dataset.table, columns, changed);
+    });
+    linker.settle();
+    report.companies += made.length;
+    counts.records += rows.length;
+    counts.changed += changed.length;
+    options.onProgress?.(dataset.name as DatasetName, counts.records, counts.changed);
+  }
+  return counts;
+}
