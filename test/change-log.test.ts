@@ -549,6 +549,14 @@ describeOnPostgres('change log on PostgreSQL, several connections and instances'
     },
   );
 
+  it('an import that links companies runs on a pool of one connection: resolution reads in its transaction', async () => {
+    const db = await open(1);
+    const report = await run(db, 'funding', ndjson(Array.from({ length: 5 }, () => fundingRecord())), { batchRows: 2 });
+    assert.deepEqual([report.committed, report.inserted], [true, 5], JSON.stringify(report));
+    const [linked] = await db.query<{ n: number }>('SELECT count(company_id)::int AS n FROM funding_rounds');
+    assert.equal(linked!.n, 5);
+  });
+
   it(
     'a snapshot taken while another instance writes: following from its head applies each write exactly once',
     { timeout: 120_000 },

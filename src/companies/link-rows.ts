@@ -1,6 +1,7 @@
 // The links of written rows: each row's mentions resolved (CompanyLinker) and the result kept in
 // the row, in the link's column and as the fields appended to its served document.
 import { appendFields, type CompanyLinkSpec, type CompanyMention, type CompanyRow, type StoredRow } from '../catalog/index.js';
+import type { Queryable } from '../platform/db/index.js';
 import type { CompanyLinker } from './linker.js';
 
 /** A row about to be written, with what its record says of each company it names (one per link). */
@@ -17,9 +18,14 @@ export async function linkRows<Row extends StoredRow>(
   linker: CompanyLinker,
   links: readonly CompanyLinkSpec<never>[],
   entries: readonly RowMentions<Row>[],
+  /** Where the companies are read: the writer's transaction when it holds one (see CompanyLinker.link). */
+  db?: Queryable,
 ): Promise<CompanyRow[]> {
   if (entries.length === 0 || links.length === 0) return [];
-  const { links: resolved, companies } = await linker.link(entries.flatMap((entry) => entry.mentions));
+  const { links: resolved, companies } = await linker.link(
+    entries.flatMap((entry) => entry.mentions),
+    db,
+  );
   entries.forEach(({ row }, i) => {
     const fields: [string, string | null][] = [];
     links.forEach((link, j) => {

@@ -170,14 +170,21 @@ export class CompanyLinker {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Links each mention (null: the record names no company there) to one company. */
-  async link(mentions: readonly (CompanyMention | null)[]): Promise<LinkedBatch> {
+  /**
+   * Links each mention (null: the record names no company there) to one company, reading the
+   * companies through `db`: the import's own transaction when it holds one (a pool may have no
+   * other connection to give), else the store.
+   */
+  async link(mentions: readonly (CompanyMention | null)[], db: Queryable = this.db): Promise<LinkedBatch> {
     const keyed = mentions.map((mention) => {
       if (mention === null) return null;
       const keys = mentionKeys(mention);
       return keys.domain === null && keys.linkedin === null && keys.name === null ? null : { mention, keys };
     });
-    const index = await this.candidates(keyed.flatMap((entry) => (entry ? [entry.keys] : [])));
+    const index = await this.candidates(
+      db,
+      keyed.flatMap((entry) => (entry ? [entry] : [])),
+    );
     const touched = new Set<Candidate>();
     const links = keyed.map((entry): CompanyLink => {
       if (entry === null) return { companyId: null, match: 'none' };
@@ -212,13 +219,37 @@ export class CompanyLinker {
   }
 
   /** The stored and the local candidates of these keys, indexed; the local version of a company wins. */
-  private async candidates(keys: readonly CompanyKeys[]): Promise<KeyIndex> {
+  private async candidates(
+    db: Queryable,
+    mentions: readonly { mention: CompanyMention; keys: CompanyKeys }[],
+  ): Promise<KeyIndex> {
+    const keys = mentions.map((entry) => entry.keys);
     const unique = (pick: (k: CompanyKeys) => string | null) => [...new Set(keys.map(pick).filter((k) => k !== null))];
     const wanted = { domains: unique((k) => k.domain), linkedins: unique((k) => k.linkedin), names: unique((k) => k.name) };
-    const stored = await companiesByKeys(this.db, wanted);
-    const fillable = stored.filter((row) => !this.local.has(row.record_id) && emptyFields(row).size > 0);
+    const stored = await companiesByKeys(db, wanted);
+    // The fields the batch's mentions could fill, by each key they have: a stored company's document
+    // is read only when a mention that may find it has a value for one of its empty fields.
+    const offered = new Map<string, Set<FillField>>();
+    for (const { mention, keys: k } of mentions) {
+      const values = mentionValues(mention, k);
+      const fields = FILL_FIELDS.filter((field) => values[field] !== null);
+      if (fields.length === 0) continue;
+      for (const key of [k.domain && `d:${k.domain}`, k.linkedin && `l:${k.linkedin}`, k.name && `n:${k.name}`]) {
+        if (!key) continue;
+        const set = offered.get(key) ?? new Set<FillField>();
+        for (const field of fields) set.add(field);
+        offered.set(key, set);
+      }
+    }
+    const mayFill = (row: CompanyKeyRow) => {
+      const empty = emptyFields(row);
+      return [`d:${row.website_key}`, `l:${row.linkedin_key}`, `n:${row.name_key}`].some((key) =>
+        [...(offered.get(key) ?? [])].some((field) => empty.has(field)),
+      );
+    };
+    const fillable = stored.filter((row) => !this.local.has(row.record_id) && mayFill(row));
     const docs = await companyDocuments(
-      this.db,
+      db,
       fillable.map((row) => row.record_id),
     );
     const index = new KeyIndex();

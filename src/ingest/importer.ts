@@ -517,12 +517,13 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     const entries = [...this.batch.values()];
     this.batch = new Map();
     this.batchText = 0;
-    const linked = await this.link(entries);
-    const plan = this.plan(entries, linked);
+    // Without links the batch is encoded here, while the database works on the one before; with
+    // them it is linked first, in the import's transaction (the only connection it may have).
+    const plan = this.linker === undefined ? this.plan(entries, []) : undefined;
     while (this.writes.length >= MAX_QUEUED_WRITES) await this.writes.shift();
     if (this.writeError || !this.writing) return;
     const write = this.session
-      .run((tx) => this.write(tx, plan))
+      .run(async (tx) => this.write(tx, plan ?? this.plan(entries, await this.link(entries, tx))))
       .then(
         (result) => {
           this.report.inserted += result.inserted;
@@ -573,9 +574,9 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   }
 
   /** Links the entries' companies (their rows gain the links); the companies made or filled, to write first. */
-  private async link(entries: readonly Entry<Row>[]): Promise<CompanyRow[]> {
+  private async link(entries: readonly Entry<Row>[], tx?: Queryable): Promise<CompanyRow[]> {
     if (this.linker === undefined || this.dataset.links === undefined) return [];
-    return linkRows(this.linker, this.dataset.links, entries);
+    return linkRows(this.linker, this.dataset.links, entries, tx);
   }
 
   private plan(entries: Entry<Row>[], companyRows: readonly CompanyRow[]): WritePlan<Row> {
