@@ -134,6 +134,11 @@ describe(`account forms in Chromium [${PORTAL_STORE.name}]`, () => {
         // type=url accepts ftp: the browser sends it, the service refuses it.
         await page.getByRole('button', { name: 'Save changes' }).click();
         await page.waitForURL(webhookUrl);
+        // The refused page has the same URL as the one it replaces: wait for the page itself.
+        await page.locator('#edit-webhook-url-error').waitFor();
+        await page
+          .waitForFunction(() => document.activeElement?.id === 'edit-webhook-url', undefined, { timeout: 5000 })
+          .catch(() => undefined);
         assert.equal(await focusedId(page), 'edit-webhook-url');
         assert.ok(await inViewport(page.locator('#edit-webhook-url-error')));
         assert.match(await text(page.locator('main .alert--error').first()), /endpoint_url/);
