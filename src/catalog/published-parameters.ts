@@ -38,12 +38,17 @@ export function dateRange(
   return dateBounds(query.dateFrom, query.dateTo, ['dateFrom', 'dateTo']);
 }
 
+/** An inclusive range of two parameters; its minimum above its maximum is a 400 naming the minimum. */
+export function inclusiveRange(min: number | undefined, max: number | undefined, [minName, maxName]: [string, string]) {
+  if (min !== undefined && max !== undefined && min > max) {
+    throw invalidParameter(`${minName} (${min}) must not be more than ${maxName} (${max})`, minName);
+  }
+  return { min, max };
+}
+
 /** `amount_min` / `amount_max` (inclusive); amount_min above amount_max is a 400 naming amount_min. */
 export function amountRange(query: { amount_min?: number; amount_max?: number }): { minAmount?: number; maxAmount?: number } {
-  const { amount_min: min, amount_max: max } = query;
-  if (min !== undefined && max !== undefined && min > max) {
-    throw invalidParameter(`amount_min (${min}) must not be more than amount_max (${max})`, 'amount_min');
-  }
+  const { min, max } = inclusiveRange(query.amount_min, query.amount_max, ['amount_min', 'amount_max']);
   return { ...(min !== undefined && { minAmount: min }), ...(max !== undefined && { maxAmount: max }) };
 }
 

@@ -125,12 +125,12 @@ class KeyIndex {
     return key !== null && (map.get(key) ?? []).some((other) => other !== candidate);
   }
 
-  /** The candidate a mention's keys find, and how. */
-  find(keys: CompanyKeys): { candidate: Candidate; match: MatchConfidence } | undefined {
+  /** The candidate a mention's keys find (how the link is rated is the caller's: see link). */
+  find(keys: CompanyKeys): Candidate | undefined {
     const byDomain = keys.domain === null ? undefined : first(this.domain.get(keys.domain));
-    if (byDomain) return { candidate: byDomain, match: 'exact' };
+    if (byDomain) return byDomain;
     const byLinkedin = keys.linkedin === null ? undefined : first(this.linkedin.get(keys.linkedin));
-    if (byLinkedin) return { candidate: byLinkedin, match: 'exact' };
+    if (byLinkedin) return byLinkedin;
     if (keys.name === null) return undefined;
     const named = this.name.get(keys.name) ?? [];
     // A record that gives a country matches a company of that country, else one whose country is
@@ -139,7 +139,7 @@ class KeyIndex {
       keys.country === null
         ? first(named)
         : (first(named.filter((c) => c.keys.country === keys.country)) ?? first(named.filter((c) => c.keys.country === null)));
-    return byName && { candidate: byName, match: 'fuzzy' };
+    return byName;
   }
 }
 
@@ -189,7 +189,7 @@ export class CompanyLinker {
     const links = keyed.map((entry): CompanyLink => {
       if (entry === null) return { companyId: null, match: 'none' };
       const found = index.find(entry.keys);
-      const candidate = found?.candidate ?? this.make(entry.mention, entry.keys);
+      const candidate = found ?? this.make(entry.mention, entry.keys);
       if (found === undefined || this.fill(candidate, entry.mention, entry.keys, index)) {
         touched.add(candidate);
         index.add(candidate);

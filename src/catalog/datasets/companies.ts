@@ -14,7 +14,7 @@ import { labelKey, splitList, urlKey } from '../normalize.js';
 import { defineDataset, type RowOrder } from '../dataset.js';
 import { nameKey } from '../company-links.js';
 import { countryKeys, queryWords, searchText, signalPaging, wordConditions } from '../query-filters.js';
-import { excludedCountryKeys, sortOrder } from '../published-parameters.js';
+import { excludedCountryKeys, inclusiveRange, sortOrder } from '../published-parameters.js';
 
 export interface CompanyFilter {
   countryKeys: string[];
@@ -81,14 +81,6 @@ function subcategories(raw: string | undefined): CompanySubcategory[] {
   return [...chosen];
 }
 
-/** An inclusive range of two parameters; its minimum above its maximum is a 400 naming the minimum. */
-function range(min: number | undefined, max: number | undefined, names: [string, string]) {
-  if (min !== undefined && max !== undefined && min > max) {
-    throw invalidParameter(`${names[0]} (${min}) must not be more than ${names[1]} (${max})`, names[0]);
-  }
-  return { min, max };
-}
-
 /** `categories`, as published, is split on pipes: LinkedIn's industry labels may hold commas. */
 const pipeKeys = (raw: string | undefined) => [
   ...new Set(
@@ -119,8 +111,11 @@ export const companies = defineDataset<'companies', typeof CompaniesQuery, Compa
     paging: signalPaging,
   },
   filter(query) {
-    const employees = range(query.employee_count_min, query.employee_count_max, ['employee_count_min', 'employee_count_max']);
-    const founded = range(query.founded_year_min, query.founded_year_max, ['founded_year_min', 'founded_year_max']);
+    const employees = inclusiveRange(query.employee_count_min, query.employee_count_max, [
+      'employee_count_min',
+      'employee_count_max',
+    ]);
+    const founded = inclusiveRange(query.founded_year_min, query.founded_year_max, ['founded_year_min', 'founded_year_max']);
     return {
       countryKeys: countryKeys(query.countries),
       excludedCountryKeys: excludedCountryKeys(query.exclude_countries),
