@@ -2,17 +2,25 @@
 // on: ETag and Cache-Control, If-None-Match (one tag, lists, `*`, weak comparison), 304s that are
 // neither counted, charged nor recorded, and every other request counted and charged as before.
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { changeLogHead } from '../src/changes/change-log-queries.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../src/platform/infra/rate-limit-store.js';
-import { createRedisClient, RedisRateLimitStore } from '../src/platform/infra/redis-rate-limit-store.js';
 import { encodeCursor } from '../src/changes/cursor.js';
 import { fundingRecord, insertFunding, insertInvestors, investorRecord } from './fixtures.js';
 import { buildApp } from '../src/app.js';
 import { ReadModel } from '../src/read/read-model.js';
-import { clearData, describeEach, makeKey, startApp, testConfig, testContext, type TestContext } from './helpers.js';
+import {
+  clearData,
+  describeEach,
+  makeKey,
+  sharedRedisRateLimitStore,
+  startApp,
+  testConfig,
+  testContext,
+  type TestContext,
+} from './helpers.js';
 
 const LIMIT = 5;
 const LIMITS = {
@@ -29,20 +37,17 @@ const POLLS = 1000;
 const TAG = /^W\/"[A-Za-z0-9_-]{22}"$/;
 
 /** The shared store when REDIS_URL is set (under a prefix of this run's own), else memory. */
-function rateLimitStore(): { store: RateLimitStore; close(): Promise<void> } {
+async function rateLimitStore(): Promise<{ store: RateLimitStore; close(): Promise<void> }> {
   if (!process.env.REDIS_URL) return { store: new MemoryRateLimitStore(), close: async () => undefined };
-  const client = createRedisClient({ url: process.env.REDIS_URL, commandTimeoutMs: 1000 });
-  client.on('error', () => undefined);
-  const store = new RedisRateLimitStore(client, `test:${randomBytes(6).toString('hex')}:`);
-  return { store, close: () => store.close() };
+  return sharedRedisRateLimitStore(process.env.REDIS_URL);
 }
 
 describeEach('conditional requests', (backend) => {
   let ctx: TestContext;
-  let limits: ReturnType<typeof rateLimitStore>;
+  let limits: Awaited<ReturnType<typeof rateLimitStore>>;
 
   before(async () => {
-    limits = rateLimitStore();
+    limits = await rateLimitStore();
     ctx = await startApp(backend, LIMITS, { rateLimitStore: limits.store });
   });
   after(async () => {
@@ -426,12 +431,12 @@ function unkeyedTag(...parts: string[]): string {
 
 describeEach('conditional requests: tags keyed by the server, and a ceiling of their own', (backend) => {
   let ctx: TestContext;
-  let limits: ReturnType<typeof rateLimitStore>;
+  let limits: Awaited<ReturnType<typeof rateLimitStore>>;
   /** Pages the read model has built (every list request's work, a 304's included). */
   let pagesBuilt = 0;
 
   before(async () => {
-    limits = rateLimitStore();
+    limits = await rateLimitStore();
     const db = await backend.openMigrated();
     const readModel = await ReadModel.open(db);
     const page = readModel.page.bind(readModel);

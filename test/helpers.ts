@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { openPglite, pgliteSnapshot } from '../src/platform/db/pglite.js';
 import { openPostgres } from '../src/platform/db/postgres.js';
 import type { Database } from '../src/platform/db/port.js';
 import { DATASETS } from '../src/catalog/registry.js';
+import { createRedisClient, RedisRateLimitStore } from '../src/platform/infra/redis-rate-limit-store.js';
 import { createApiKey } from '../src/accounts/api-keys.js';
 
 export interface Backend {
@@ -170,7 +172,7 @@ export async function freshSchema(): Promise<{ schema: string; drop(): Promise<v
 export function testConfig(env: Record<string, string> = {}): Config {
   // Rate limits are off unless a test is about them, so functional tests can make many calls.
   return loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     KEY_CACHE_MS: '1000',
     RATE_LIMITS: 'false',
@@ -233,4 +235,20 @@ export async function makeKey(db: Database, tier: Tier = 'pro', email = `user-${
 /** Empties the data tables between tests (accounts and keys are kept). */
 export async function clearData(db: Database): Promise<void> {
   await db.exec(DATASETS.map((dataset) => `DELETE FROM ${dataset.table};`).join(' '));
+}
+
+/**
+ * A rate-limit store on the shared Redis (REDIS_URL) under a prefix of its own, for tests that count
+ * exactly across instances. Its command timeout is long on purpose: the rate-limit test's
+ * `CLIENT PAUSE … WRITE` (1.5 s) stops every client's writes on that Redis, and a test running beside
+ * it must wait the pause out rather than see its check fail (the app's own store falls back to memory
+ * then; a test counting on Redis must not).
+ */
+export async function sharedRedisRateLimitStore(url: string): Promise<{ store: RedisRateLimitStore; close(): Promise<void> }> {
+  const client = createRedisClient({ url, commandTimeoutMs: 10_000 });
+  client.on('error', () => undefined);
+  // No offline queue: a command sent before the connection is up would fail.
+  await once(client, 'ready');
+  const store = new RedisRateLimitStore(client, `test:${randomBytes(6).toString('hex')}:`);
+  return { store, close: () => store.close() };
 }

@@ -3,11 +3,9 @@
 // messages chosen by a query parameter come from the service's own lists only.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/infra/rate-limit-store.js';
-import { createRedisClient, RedisRateLimitStore } from '../../src/platform/infra/redis-rate-limit-store.js';
 import { accountRoutes } from '../../src/families/portal.js';
 import type { Database } from '../../src/platform/db/port.js';
 import { CreditMeter } from '../../src/accounts/credits.js';
@@ -22,6 +20,7 @@ import {
   type Backend,
   type TestContext,
   describeOnOneStore,
+  sharedRedisRateLimitStore,
 } from '../helpers.js';
 import { alertText, csrfOf, fieldError, PASSWORD, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
 
@@ -63,10 +62,7 @@ type LimitStoreName = (typeof LIMIT_STORES)[number]['name'];
 /** The limits' store: memory, or Redis under a prefix of its own. */
 async function limitStore(name: LimitStoreName): Promise<RateLimitStore> {
   if (name === 'memory') return new MemoryRateLimitStore();
-  const client = createRedisClient({ url: REDIS_URL!, commandTimeoutMs: 2000 });
-  // No offline queue: commands sent before the connection is up would fail.
-  await once(client, 'ready');
-  return new RedisRateLimitStore(client, `test:${randomBytes(6).toString('hex')}:`);
+  return (await sharedRedisRateLimitStore(REDIS_URL!)).store;
 }
 
 /** The account pages alone, with sign-in limits of the test's choosing. */

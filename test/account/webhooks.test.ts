@@ -4,12 +4,11 @@
 // 404 and a form without its CSRF token changes nothing.
 import assert from 'node:assert/strict';
 import type { WebhookRow } from '../../src/webhooks/subscription-queries.js';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/infra/rate-limit-store.js';
-import { createRedisClient, RedisRateLimitStore } from '../../src/platform/infra/redis-rate-limit-store.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
-import { type TestContext, describeOnOneStore } from '../helpers.js';
+import { type TestContext, describeOnOneStore, sharedRedisRateLimitStore } from '../helpers.js';
 import { eventually, openedSecret } from '../webhooks/support.js';
 import { ok, startReceiver, verifyBoth, type TestReceiver } from '../webhooks/receiver.js';
 import { alertText, csrfOf, fieldError, startWebApp, uniqueEmail, WebClient, type WebResponse } from './web-client.js';
@@ -580,9 +579,7 @@ describeOnOneStore('account pages: webhook actions count against the v2 rate lim
   before(async () => {
     // The store instances share (Redis, under a prefix of this run's own, when REDIS_URL is set).
     if (process.env.REDIS_URL) {
-      const client = createRedisClient({ url: process.env.REDIS_URL, commandTimeoutMs: 1000 });
-      client.on('error', () => undefined);
-      store = new RedisRateLimitStore(client, `test:${randomBytes(6).toString('hex')}:`);
+      store = (await sharedRedisRateLimitStore(process.env.REDIS_URL)).store;
     } else {
       store = new MemoryRateLimitStore();
     }
