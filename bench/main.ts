@@ -10,6 +10,7 @@ const ALL = [
   'limits.ts',
   'workers.ts',
   'realistic.ts',
+  'companies.ts',
   'ingest.ts',
   'webhooks.ts',
   'import-readers.ts',

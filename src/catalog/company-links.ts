@@ -121,10 +121,20 @@ export function mentionKeys(mention: CompanyMention): CompanyKeys {
 
 /** The JSON text of a document with fields appended (the link fields go last, after the record's own). */
 export function appendFields<D extends string | Buffer>(doc: D, fields: readonly (readonly [string, string | null])[]): D {
-  const text = typeof doc === 'string' ? doc : doc.toString('utf8');
-  const end = text.lastIndexOf('}');
   const added = fields.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',');
-  const empty = /^\{\s*$/.test(text.slice(0, end));
-  const joined = `${text.slice(0, end)}${empty ? '' : ','}${added}${text.slice(end)}`;
-  return (typeof doc === 'string' ? joined : Buffer.from(joined, 'utf8')) as D;
+  if (typeof doc === 'string') {
+    const end = doc.lastIndexOf('}');
+    const empty = /^\{\s*$/.test(doc.slice(0, end));
+    return `${doc.slice(0, end)}${empty ? '' : ','}${added}${doc.slice(end)}` as D;
+  }
+  // The encoded document as it is, the fields spliced in before its last brace: no decoding and
+  // encoding again of a document of kilobytes for a few dozen bytes.
+  const end = doc.lastIndexOf(0x7d);
+  let first = 0;
+  while (first < end && JSON_SPACE.has(doc[first]!)) first++;
+  const empty = doc.subarray(first + 1, end).every((byte) => JSON_SPACE.has(byte));
+  return Buffer.concat([doc.subarray(0, end), Buffer.from(`${empty ? '' : ','}${added}`), doc.subarray(end)]) as D;
 }
+
+/** JSON's white space bytes. */
+const JSON_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);

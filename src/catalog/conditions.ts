@@ -28,4 +28,29 @@ export type Condition<Row> =
    * hyphens (a slug, such as a funding round's name_path), reduced as `searchWords` reduces them
    * (src/catalog/search-words.ts), and so does word.
    */
-  | { column: keyof Row & string; op: 'wordPrefix'; word: string };
+  | { column: keyof Row & string; op: 'wordPrefix'; word: string }
+  /**
+   * Some record of `dataset` that meets `conditions` (on that dataset's columns) is linked to this
+   * row through one of its company link columns `links`: column holds the company's id. How a
+   * company is filtered by its signals ("raised in the last 90 days").
+   */
+  | {
+      column: keyof Row & string;
+      op: 'linkedFrom';
+      dataset: string;
+      links: readonly string[];
+      conditions: readonly Condition<Record<string, unknown>>[];
+    }
+  /**
+   * The records of `dataset` that meet `conditions` and are linked to this row through `link` add up
+   * to at least `atLeast` in their column `sum` ("raised at least $10M in all").
+   */
+  | {
+      column: keyof Row & string;
+      op: 'linkedTotal';
+      dataset: string;
+      link: string;
+      sum: string;
+      atLeast: number;
+      conditions: readonly Condition<Record<string, unknown>>[];
+    };

@@ -212,7 +212,10 @@ async function companiesCommand(config: Config, args: string[], io: CommandIo): 
     ([name, counts]) => `${name} ${counts.records.toLocaleString('en')} (${counts.changed.toLocaleString('en')} changed)`,
   );
   const took = ((Date.now() - started) / 1000).toFixed(1);
-  io.out(`Resolved in ${took} s: ${parts.join(', ')}; ${report.companies.toLocaleString('en')} companies made or filled.`);
+  io.out(
+    `Resolved in ${took} s: ${parts.join(', ')}; ${report.companies.toLocaleString('en')} companies made or filled, ` +
+      `${report.removed.toLocaleString('en')} made from records and no longer linked removed.`,
+  );
   return 0;
 }
 

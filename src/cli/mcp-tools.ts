@@ -306,7 +306,11 @@ const LIST_TOOLS: readonly ListToolSpec[] = [
       'Company profiles (GET /api/v2/companies), independent of any signal: name, website, LinkedIn page, industry, ' +
       'categories, headquarters country, employee count, founding year, keywords, headcount growth. Filters: search over ' +
       'name, industry, description, keywords and specialties; countries; industries; categories (pipe-separated); ' +
-      'subcategories; employee and founding-year ranges; sorting (default: name, descending).',
+      'subcategories; employee and founding-year ranges; sorting (default: name, descending). Signal filters answer ' +
+      '"funded and hiring" in one call: has_signals (funding_round, acquisition, job_change, all required), ' +
+      'signals_since or a window per type (funding_round_since, job_change_since, acquisition_since: a date or last_30d, ' +
+      'last_90d, …), funding_round_types, total_funding_min (with total_funding_currency, default USD), ' +
+      'job_change_departments and job_change_seniorities (someone who joined, e.g. sales + vp).',
     query: CompaniesQuery,
     record: CompaniesResponse.properties.data.items,
     defaultFields: ['id', 'name', 'website', 'industry', 'headquartersCountry', 'employeeCount', 'foundedYear'],

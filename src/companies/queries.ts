@@ -155,3 +155,20 @@ export async function signalCounts(db: Queryable, companyId: string, now: Date):
   );
   return rows[0]!;
 }
+
+/**
+ * Deletes the companies made from records that no record links to any more (a companies import
+ * took their records over, or the records are gone); returns how many. `links` lists every link
+ * column of every table. An imported company is never deleted here.
+ */
+export async function deleteUnlinkedCompanies(
+  db: Queryable,
+  links: readonly { table: string; column: string }[],
+): Promise<number> {
+  const unlinked = links.map(({ table, column }) => `NOT EXISTS (SELECT 1 FROM ${table} r WHERE r.${column} = c.record_id)`);
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM companies c WHERE c.origin = 'records' AND ${unlinked.join(' AND ')} RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+  );
+  return rows[0]!.n;
+}

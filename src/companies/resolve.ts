@@ -7,13 +7,15 @@ import { appendFields, DATASETS, type CompanyRow, type Dataset, type DatasetName
 import type { Database, Queryable } from '../platform/db/index.js';
 import { CompanyLinker } from './linker.js';
 import { mentionsOf } from './link-rows.js';
-import { linkedRowsAfter, updateLinks } from './queries.js';
+import { deleteUnlinkedCompanies, linkedRowsAfter, updateLinks } from './queries.js';
 
 export interface ResolveReport {
   /** Per dataset with links: records read, and records whose links changed. */
   datasets: Partial<Record<DatasetName, { records: number; changed: number }>>;
   /** Companies made or filled along the way. */
   companies: number;
+  /** Companies made from records that no record links to any more, deleted at the end. */
+  removed: number;
 }
 
 export interface ResolveOptions {
@@ -24,15 +26,24 @@ export interface ResolveOptions {
   onProgress?: (dataset: DatasetName, records: number, changed: number) => void;
 }
 
-/** Re-links every record of every dataset with links; one transaction per batch. */
+/**
+ * Re-links every record of every dataset with links, one transaction per batch; then deletes the
+ * companies made from records that none links to any more. That is how a companies import takes
+ * over the records of companies made before it: their records now find the imported company first
+ * (by the domain or LinkedIn page they share), and the made ones are left with none.
+ */
 export async function resolveAll(db: Database, options: ResolveOptions): Promise<ResolveReport> {
-  const report: ResolveReport = { datasets: {}, companies: 0 };
+  const report: ResolveReport = { datasets: {}, companies: 0, removed: 0 };
   for (const dataset of DATASETS) {
     await dataset.withTypes(async (typed) => {
       const counts = await resolveDataset(db, typed, options, report);
       if (counts) report.datasets[dataset.name] = counts;
     });
   }
+  const links = DATASETS.flatMap((dataset) =>
+    (dataset.links ?? []).map((link) => ({ table: dataset.table, column: link.column })),
+  );
+  report.removed = await deleteUnlinkedCompanies(db, links);
   return report;
 }
 

@@ -8,6 +8,12 @@ import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
 
 type AnyCondition = Condition<Record<string, unknown>>;
 
+/** A condition on the records of another dataset linked to this one's rows (a company's signals). */
+export type LinkedCondition = Extract<AnyCondition, { op: 'linkedFrom' | 'linkedTotal' }>;
+
+/** The keys (as hashes, see FilterIndex.keysOf) of the rows a linked condition holds for. */
+export type LinkedKeys = (condition: LinkedCondition) => Float64Array;
+
 /** Any dataset, whatever its types: what the read model keeps per dataset. */
 export interface IndexedDataset {
   name: string;
@@ -15,7 +21,8 @@ export interface IndexedDataset {
   columns: ColumnSpec[];
   /** Where the rows come from: the table and the types of the columns read. */
   source: IndexSource;
-  indexFilter(conditions: readonly AnyCondition[]): IndexFilter;
+  /** `linked` answers the conditions on other datasets' records (the read model, which holds every index). */
+  indexFilter(conditions: readonly AnyCondition[], linked?: LinkedKeys): IndexFilter;
   /** A row order as the index takes it: undefined for its own (sort_at DESC, id DESC). */
   indexOrder(order: { column: string; direction: RowOrder<unknown>['direction'] } | undefined): SortOrder | undefined;
 }
@@ -43,7 +50,7 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
     name: dataset.name,
     columns,
     source,
-    indexFilter(conditions) {
+    indexFilter(conditions, linked) {
       let sortFrom = -Infinity;
       let sortBefore = Infinity;
       const terms: Term[] = [];
@@ -57,6 +64,11 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
         }
         const kind = kinds[column];
         if (kind === undefined) throw new Error(`${dataset.name}: ${column} is filtered but not indexed`);
+        if (condition.op === 'linkedFrom' || condition.op === 'linkedTotal') {
+          if (kind !== 'key' || linked === undefined) throw new Error(`${dataset.name}: ${column} cannot take linked records`);
+          terms.push({ column, hashes: linked(condition) });
+          continue;
+        }
         terms.push(term(condition, kind));
       }
       return { sortFrom, sortBefore, terms };
@@ -72,7 +84,7 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
   };
 }
 
-function term(condition: AnyCondition, kind: ColumnSpec['kind']): Term {
+function term(condition: Exclude<AnyCondition, LinkedCondition>, kind: ColumnSpec['kind']): Term {
   const { column } = condition;
   switch (condition.op) {
     case 'equals':

@@ -20,7 +20,7 @@ import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../changes/
 import { setTimeout as delay } from 'node:timers/promises';
 import { documentsWithHead, indexRowsAfter, type Documents } from './queries.js';
 import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
-import { indexedDataset, indexRecord, type IndexedDataset } from './dataset-index-filter.js';
+import { indexedDataset, indexRecord, type IndexedDataset, type LinkedCondition } from './dataset-index-filter.js';
 import { DATASETS } from '../catalog/index.js';
 import {
   FilterIndex,
@@ -126,6 +126,20 @@ const KEPT_MATCHES = 100;
 /** Matches kept over every kept answer of a process (about 16 MiB of heap); serving threads share it out. */
 export const KEPT_ANSWER_IDS = 2_000_000;
 
+/**
+ * The keys of the rows a linked condition holds for (a company's signals), kept per condition while
+ * the linked dataset's index is unchanged: the explore pages of one question share them. Memory in
+ * bytes of hashes (8 a company), per thread.
+ */
+const LINKED_KEYS_BYTES = 32 * 1024 * 1024;
+
+interface LinkedKeysKept {
+  version: number;
+  hashes: Float64Array;
+  /** What the filter key says of this set: the condition and the version it was read at. */
+  tag: string;
+}
+
 /** Versions of the dataset indexes, shared so that a rebuilt index never reuses one. */
 let versions = 0;
 
@@ -153,6 +167,10 @@ export class ReadModel {
    * change to a dataset gives its index a new version, so an answer is never served stale.
    */
   private readonly answers: LRUCache<string, KeptAnswer>;
+  private readonly linkedKeys = new LRUCache<string, LinkedKeysKept>({
+    maxSize: LINKED_KEYS_BYTES,
+    sizeCalculation: (kept) => kept.hashes.byteLength + 64,
+  });
   /** The names a dataset's documents are kept under in `documents`: the dataset's, and one per view served. */
   private readonly cacheNames = new Map<string, Set<string>>();
   /** The catch-up running now, and the one queued to start after it (see catchUp). */
@@ -262,9 +280,7 @@ export class ReadModel {
     order?: RowOrder<Row>,
   ): Promise<ReadPage> {
     const indexed = this.part(dataset.name).dataset;
-    const filter = indexed.indexFilter(conditions);
     const sort = indexed.indexOrder(order);
-    const filterKey = `${dataset.name}\u0000${JSON.stringify(filter)}${sort === undefined ? '' : `\u0000${JSON.stringify(sort)}`}`;
     const table = dataset.table;
     // A view (funding's v2 signals) serves its own form of each document, kept apart from the stored one.
     const view = dataset.document;
@@ -281,6 +297,9 @@ export class ReadModel {
         current = true;
       }
       const position = this.follower.position;
+      // Read at this position: conditions on linked datasets (a company's signals) read their indexes as they stand now.
+      const { filter, key } = this.indexFilter(indexed, conditions as readonly Condition<Record<string, unknown>>[]);
+      const filterKey = `${dataset.name}\u0000${key}${sort === undefined ? '' : `\u0000${JSON.stringify(sort)}`}`;
       const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit, sort);
       const found = new Map<number, string>();
       const missing: number[] = [];
@@ -349,6 +368,44 @@ export class ReadModel {
     const names = this.cacheNames.get(dataset) ?? new Set([dataset]);
     this.cacheNames.set(dataset, names.add(name));
     return name;
+  }
+
+  /**
+   * The index filter of the conditions, and the key its answers are kept under: the filter as JSON,
+   * each linked condition's keys standing there as that condition and its dataset's version.
+   */
+  private indexFilter(indexed: IndexedDataset, conditions: readonly Condition<Record<string, unknown>>[]) {
+    const tags = new Map<Float64Array, string>();
+    const filter = indexed.indexFilter(conditions, (linked) => {
+      const kept = this.keysOfLinked(linked);
+      tags.set(kept.hashes, kept.tag);
+      return kept.hashes;
+    });
+    const key = JSON.stringify(filter, (_, value: unknown) => (value instanceof Float64Array ? tags.get(value) : value));
+    return { filter, key };
+  }
+
+  /** The keys (hashes of the company ids) a linked condition holds for, from its dataset's index. */
+  private keysOfLinked(condition: LinkedCondition): LinkedKeysKept {
+    const part = this.part(condition.dataset);
+    const cacheKey = JSON.stringify(condition);
+    const kept = this.linkedKeys.get(cacheKey);
+    if (kept !== undefined && kept.version === part.version) return kept;
+    const filter = part.dataset.indexFilter(condition.conditions);
+    let hashes: Float64Array;
+    if (condition.op === 'linkedFrom') {
+      const lists = condition.links.map((link) => part.index.keysOf(filter, link));
+      hashes = lists.length === 1 ? lists[0]! : Float64Array.from(lists.flatMap((list) => [...list]));
+    } else {
+      const found: number[] = [];
+      for (const [hash, total] of part.index.keyTotals(filter, condition.link, condition.sum)) {
+        if (total >= condition.atLeast) found.push(hash);
+      }
+      hashes = Float64Array.from(found);
+    }
+    const fresh = { version: part.version, hashes, tag: `${cacheKey}@${part.version}` };
+    this.linkedKeys.set(cacheKey, fresh);
+    return fresh;
   }
 
   /** The filter's total and the ids of one page, from the kept answer when it is current and covers the page. */

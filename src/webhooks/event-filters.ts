@@ -67,7 +67,15 @@ function datasetFilters<Q extends TObject, F, R extends TSchema, Row extends Sto
       const result = validate(checkQueryValues(query, dataset.query));
       if (!('value' in result)) throw invalidParameter(result.message, result.param);
       // The validator has just checked the value against the query's schema.
-      return indexed.indexFilter(dataset.conditions(dataset.filter(result.value as ValidQuery<Q>)));
+      return indexed.indexFilter(dataset.conditions(dataset.filter(result.value as ValidQuery<Q>)), () => {
+        // An event is about one record as it changes; a company's other records are not part of it.
+        throw invalidParameter(
+          "a filter that reads other records than the event's (the signal filters of /companies: has_signals, the " +
+            'windows, funding_round_types, total_funding_min, job_change_departments and _seniorities; company_domain ' +
+            'on job changes) narrows the list, not events: leave it out',
+          'query',
+        );
+      });
     },
   };
 }

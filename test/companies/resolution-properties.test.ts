@@ -10,6 +10,7 @@ import { ndjson, run } from '../ingest/support.js';
 import { resolveAll } from '../../src/companies/index.js';
 import { upserterOf } from '../../src/ingest/index.js';
 import { companies } from '../../src/catalog/registry.js';
+import { appendFields } from '../../src/catalog/index.js';
 import type { Database } from '../../src/platform/db/port.js';
 import type { AcquisitionSignalRecord } from '../../src/catalog/schemas/v2-schemas.js';
 
@@ -87,4 +88,22 @@ describeEach('company resolution properties', (backend) => {
       { numRuns: 20 },
     );
   });
+});
+
+it('appendFields: the fields go last, the same in the text and in the encoded bytes of any document', () => {
+  const doc = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 });
+  const fields = fc.array(fc.tuple(fc.string(), fc.option(fc.string())), { minLength: 1, maxLength: 4 });
+  fc.assert(
+    fc.property(doc, fields, fc.constantFrom('', ' ', '\n'), (record, added, space) => {
+      const text = `${JSON.stringify(record, null, space === '' ? undefined : space)}${space}`;
+      const appended = appendFields(text, added);
+      assert.equal(appendFields(Buffer.from(text), added).toString('utf8'), appended);
+      const expected: Record<string, unknown> = { ...record };
+      for (const [name, value] of added) {
+        delete expected[name];
+        expected[name] = value;
+      }
+      assert.deepEqual(JSON.parse(appended), JSON.parse(JSON.stringify(expected)));
+    }),
+  );
 });

@@ -262,6 +262,41 @@ describeEach('company resolution', (backend) => {
     assert.deepEqual([fromApi.committed, fromApi.unchanged], [true, 2]);
   });
 
+  it('a companies import takes over the records of a company they made: companies resolve moves them and removes it', async () => {
+    const early = acquisitionRecord({ companyName: 'Takeover Labs', website: 'https://takeover.example', linkedinUrl: null });
+    assert.equal((await importKind('acquisitions', [early])).committed, true);
+    const [made] = await companiesNamed('takeover');
+    assert.ok(made, 'a company was made from the record');
+    const imported = companyRecord({
+      name: 'Takeover Laboratories',
+      slug: 'takeover-laboratories',
+      website: 'https://www.takeover.example/',
+      linkedinUrl: null,
+    });
+    assert.equal((await importKind('companies', [imported])).committed, true);
+    // A record written now finds the imported company first; the one before stays where it was.
+    const late = acquisitionRecord({ companyName: 'Takeover Labs', website: 'http://takeover.example', linkedinUrl: null });
+    assert.equal((await importKind('acquisitions', [late])).committed, true);
+    const linkOf = async (id: string) =>
+      (await get<Record<string, unknown>>('/api/v2/signals/acquisitions')).data.find((record) => record.id === id)!.companyId;
+    assert.deepEqual([await linkOf(early.id), await linkOf(late.id)], [made.id, imported.id]);
+
+    const options = { upsertCompanies: upserterOf(companies) };
+    const report = await resolveAll(ctx.db, options);
+    assert.equal(report.removed, 1);
+    assert.deepEqual([await linkOf(early.id), await linkOf(late.id)], [imported.id, imported.id]);
+    assert.deepEqual(
+      (await companiesNamed('takeover')).map((company) => company.id),
+      [imported.id],
+    );
+    const missing = await ctx.app.inject({ url: `/api/v2/companies/${made.id}`, headers: { authorization: `Bearer ${key}` } });
+    assert.equal(missing.statusCode, 404);
+    // Imported companies stay, linked or not; a second run changes and removes nothing.
+    const again = await resolveAll(ctx.db, options);
+    assert.deepEqual([again.removed, again.datasets.acquisitions?.changed], [0, 0]);
+    assert.ok((await companiesNamed('northwind')).length === 1, 'an imported company no record names is kept');
+  });
+
   it('GET /companies/{id} and /lookup: the company and a summary of its signals, one credit; 404 costs nothing', async () => {
     const seen = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
     const rounds = [

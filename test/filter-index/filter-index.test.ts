@@ -4,6 +4,7 @@ import { setImmediate } from 'node:timers';
 import fc from 'fast-check';
 import {
   FilterIndex,
+  keyHash,
   type ColumnSpec,
   type FilterIndexOptions,
   type IndexFilter,
@@ -228,12 +229,25 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const batches = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
+/** Hashes of keys no record has: with them a hashes term is long enough to be read by a merge of sorted lists. */
+const ABSENT_KEYS = Array.from({ length: 40 }, (_, i) => keyHash(`absent-${i}.example`));
+
 function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, limit, order }: Query): void {
+  const label = JSON.stringify({ filter, offset, limit, order });
+  assert.deepEqual(index.query(filter, offset, limit, order), reference.query(filter, offset, limit, order), label);
+  // The keys of the matches and their totals, and those keys narrowing a query again (short and long lists).
+  const keys = reference.keysOf(filter, 'site');
+  assert.deepEqual([...index.keysOf(filter, 'site')], keys, `keysOf ${label}`);
+  const totals = (map: Map<number, number>) => [...map].sort(([a], [b]) => a - b);
   assert.deepEqual(
-    index.query(filter, offset, limit, order),
-    reference.query(filter, offset, limit, order),
-    JSON.stringify({ filter, offset, limit, order }),
+    totals(index.keyTotals(filter, 'site', 'amount')),
+    totals(reference.keyTotals(filter, 'site', 'amount')),
+    label,
   );
+  for (const hashes of [keys.slice(0, 2), [...keys, ...ABSENT_KEYS]]) {
+    const narrowed = { terms: [{ column: 'site', hashes: Float64Array.from(hashes) }] };
+    assert.deepEqual(index.query(narrowed, 0, 50), reference.query(narrowed, 0, 50), `hashes ${label}`);
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 // predicate, sort, slice. The index must give the same totals and pages.
 import {
   collationKey,
+  keyHash,
   searchWords,
   type ColumnSpec,
   type IndexFilter,
@@ -35,6 +36,28 @@ export class ReferenceIndex {
   query(filter: IndexFilter, offset: number, limit: number, order?: SortOrder): QueryResult {
     const matching = [...this.records.values()].filter((record) => this.matches(record, filter)).sort(this.compare(order));
     return { total: matching.length, ids: matching.slice(offset, offset + limit).map((record) => record.id) };
+  }
+
+  /** The distinct hashes of a key column's values over the matching records, ascending. */
+  keysOf(filter: IndexFilter, column: string): number[] {
+    const hashes = new Set<number>();
+    for (const record of this.records.values()) {
+      if (this.matches(record, filter)) for (const key of keysOfValue(record.values[column])) hashes.add(keyHash(key));
+    }
+    return [...hashes].sort((a, b) => a - b);
+  }
+
+  /** A number column's sum over the matching records, per key hash (nulls add nothing; records without a key left out). */
+  keyTotals(filter: IndexFilter, keyColumn: string, numberColumn: string): Map<number, number> {
+    const totals = new Map<number, number>();
+    for (const record of this.records.values()) {
+      if (!this.matches(record, filter)) continue;
+      const value = record.values[numberColumn];
+      for (const key of new Set(keysOfValue(record.values[keyColumn]))) {
+        if (typeof value === 'number') totals.set(keyHash(key), (totals.get(keyHash(key)) ?? 0) + value);
+      }
+    }
+    return totals;
   }
 
   /** The order of SortOrder's definition: a value first (by it), then nulls; ties and nulls by id; all in `direction`. */
@@ -78,6 +101,7 @@ export class ReferenceIndex {
         if ('max' in term) return typeof value === 'number' && value <= term.max;
         return 'min' in term && typeof value === 'number' && value >= term.min;
       case 'key':
+        if ('hashes' in term) return strings.some((item) => term.hashes.includes(keyHash(item)));
         if ('anyOf' in term) return strings.some((item) => term.anyOf.includes(item));
         return 'equals' in term && strings.includes(term.equals);
       case 'words': {
@@ -89,4 +113,9 @@ export class ReferenceIndex {
         return false;
     }
   }
+}
+
+function keysOfValue(value: unknown): readonly string[] {
+  if (value === null || value === undefined) return [];
+  return typeof value === 'string' ? [value] : (value as readonly string[]);
 }

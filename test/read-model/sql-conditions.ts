@@ -1,4 +1,5 @@
 import type { ColumnSpec, Condition } from '../../src/catalog/index.js';
+import { datasetNamed } from '../../src/catalog/registry.js';
 
 /** The WHERE conditions of a statement, numbered $1..$n, with their parameters. */
 export interface WhereClause {
@@ -12,7 +13,10 @@ export function containsPattern(text: string): string {
 }
 
 /** The SQL of one condition, with "?" for its parameter. */
-function sql<Row>(condition: Condition<Row>, type: ColumnSpec<Row>['type']): { test: string; value: unknown } {
+function sql<Row>(
+  condition: Exclude<Condition<Row>, { op: 'linkedFrom' | 'linkedTotal' }>,
+  type: ColumnSpec<Row>['type'],
+): { test: string; value: unknown } {
   const c = condition.column;
   switch (condition.op) {
     case 'equals':
@@ -45,14 +49,39 @@ function sql<Row>(condition: Condition<Row>, type: ColumnSpec<Row>['type']): { t
  * path answers filters from the in-memory index; this is the same filter in plain SQL, what the
  * property tests check the index against (the server never runs it).
  */
-export function whereClause<Row>(columns: readonly ColumnSpec<Row>[], conditions: readonly Condition<Row>[]): WhereClause {
-  const clause: WhereClause = { conditions: [], params: [] };
+export function whereClause<Row>(
+  columns: readonly ColumnSpec<Row>[],
+  conditions: readonly Condition<Row>[],
+  params: unknown[] = [],
+): WhereClause {
+  const clause: WhereClause = { conditions: [], params };
   for (const condition of conditions) {
     const column = columns.find((spec) => spec.name === condition.column);
     if (!column) throw new Error(`no column ${condition.column} to filter on`);
+    if (condition.op === 'linkedFrom' || condition.op === 'linkedTotal') {
+      clause.conditions.push(`${condition.column} IN (${linkedSql(condition, params)})`);
+      continue;
+    }
     const { test, value } = sql(condition, column.type);
     clause.params.push(value);
     clause.conditions.push(test.replace('?', `$${clause.params.length}`));
   }
   return clause;
+}
+
+/** The ids of the rows a condition on linked records holds for, as a SELECT (its parameters added to `params`). */
+function linkedSql<Row>(condition: Extract<Condition<Row>, { op: 'linkedFrom' | 'linkedTotal' }>, params: unknown[]): string {
+  const dataset = datasetNamed(condition.dataset);
+  if (!dataset) throw new Error(`no dataset ${condition.dataset}`);
+  const columns = [...dataset.columns, { name: 'sort_at', type: 'timestamptz' }] as ColumnSpec<Record<string, unknown>>[];
+  const where = whereClause(columns, condition.conditions, params).conditions;
+  const filtered = (link: string) => [`${link} IS NOT NULL`, ...where].join(' AND ');
+  if (condition.op === 'linkedFrom') {
+    return condition.links.map((link) => `SELECT ${link} FROM ${dataset.table} WHERE ${filtered(link)}`).join(' UNION ');
+  }
+  params.push(condition.atLeast);
+  return (
+    `SELECT ${condition.link} FROM ${dataset.table} WHERE ${filtered(condition.link)} ` +
+    `GROUP BY ${condition.link} HAVING sum(${condition.sum}) >= $${params.length}`
+  );
 }

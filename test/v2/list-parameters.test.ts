@@ -22,7 +22,14 @@ const LISTS: Record<string, string[]> = {
   '/api/v1/funding': ['round', 'category'],
   '/api/v1/m-a': ['category'],
   '/api/v2/signals/investors': ['countries', 'categories', 'exclude_countries', 'company_id'],
-  '/api/v2/signals/job-changes': ['positions', 'departments', 'seniorities', 'company_id'],
+  '/api/v2/signals/job-changes': [
+    'positions',
+    'departments',
+    'seniorities',
+    'company_id',
+    'company_domain',
+    'company_linkedin_url',
+  ],
   '/api/v2/signals/acquisitions': [
     'countries',
     'categories',
@@ -40,7 +47,16 @@ const LISTS: Record<string, string[]> = {
     'exclude_countries',
     'company_id',
   ],
-  '/api/v2/companies': ['countries', 'exclude_countries', 'industry', 'subcategories'],
+  '/api/v2/companies': [
+    'countries',
+    'exclude_countries',
+    'industry',
+    'subcategories',
+    'has_signals',
+    'funding_round_types',
+    'job_change_departments',
+    'job_change_seniorities',
+  ],
   '/api/v2/changes': ['datasets'],
 };
 
@@ -50,6 +66,10 @@ const TWO_VALUES: Record<string, string[]> = {
   company_linkedin_url: ['linkedin.com/company/acme', 'linkedin.com/company/beta'],
   exclude_countries: ['CN', 'india'],
   company_id: ['0f8fad5b-d9cb-469f-a165-70867728950e', '7c9e6679-7425-40de-944b-e07fc1f90ae7'],
+  has_signals: ['funding_round', 'job_change'],
+  funding_round_types: ['Series A', 'Seed'],
+  job_change_departments: ['sales', 'engineering'],
+  job_change_seniorities: ['vp', 'c_level'],
 };
 
 describeEach('list parameters: repeated keys as the comma list', (backend) => {

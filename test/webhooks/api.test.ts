@@ -87,6 +87,15 @@ describeEach('webhooks API', (backend) => {
       [
         {
           endpoint_url: receiver.url,
+          event_types: ['new_company.created'],
+          filters: { query: '/api/v2/companies?countries=DE&has_signals=funding_round' },
+        },
+        /filters.query: a filter that reads other records .*narrows the list, not events/,
+        'filters.query',
+      ],
+      [
+        {
+          endpoint_url: receiver.url,
           event_types: ['job_change.created'],
           filters: { query: '/api/v2/signals/job-changes?colour=red' },
         },

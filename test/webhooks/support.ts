@@ -119,6 +119,15 @@ export async function dispatched(db: Database, timeoutMs = 10_000): Promise<void
   );
 }
 
+/** Resolves once the receiver has taken no request for `ms` (at most `maxMs` in all). */
+async function quiet(receiver: TestReceiver, ms = 250, maxMs = 5000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  for (let seen = -1; seen !== receiver.received.length && Date.now() < deadline;) {
+    seen = receiver.received.length;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}
+
 /** What a webhook suite's tests use; set before each test. */
 export interface WebhookSuite {
   ctx: TestContext;
@@ -153,9 +162,14 @@ export function webhookSuite(backend: Backend, env: Record<string, string>, { is
     suite.key = created.key;
     suite.accountId = created.accountId;
     suite.api = webhookApi(suite.ctx.app, created.key);
-    suite.receiver.received.length = 0;
     suite.receiver.respond = ok;
-    if (isolate) await suite.ctx.db.query('UPDATE webhooks SET active = false, deleted_at = now() WHERE deleted_at IS NULL');
+    if (isolate) {
+      await suite.ctx.db.query('UPDATE webhooks SET active = false, deleted_at = now() WHERE deleted_at IS NULL');
+      // No delivery of a deleted webhook is sent any more, but one already on its way still lands:
+      // wait until the receiver has heard nothing for a moment before it is emptied for this test.
+      await quiet(suite.receiver);
+    }
+    suite.receiver.received.length = 0;
   });
   return suite;
 }

@@ -479,7 +479,7 @@ export interface paths {
         };
         /**
          * Companies
-         * @description Company profiles, independent of any signal: one record per company, its `id` stable across re-imports. By default sorted by name, descending, as published (`sort_by`, `sort_order`); ties go by a stable id. Exact `totalCount` on every filter. `subcategories` refuses an unknown id with a 400 (the published API ignores it silently). Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         * @description Company profiles, independent of any signal: one record per company, its `id` stable across re-imports. By default sorted by name, descending, as published (`sort_by`, `sort_order`); ties go by a stable id. Exact `totalCount` on every filter. `subcategories` refuses an unknown id with a 400 (the published API ignores it silently). Beyond the published API, filters over the company's signals (the funding rounds, M&A deals and job changes linked to it by company resolution), ANDed with each other and the company filters, exact totals too: `has_signals`, `signals_since` and the windows of each type, `funding_round_types`, `total_funding_min`, `job_change_departments`, `job_change_seniorities`. "Raised in the last 90 days and hired a VP of sales in the last 30, in DACH" is `funding_round_since=last_90d&job_change_since=last_30d&job_change_departments=sales&job_change_seniorities=vp&countries=DE,AT,CH`. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -2473,6 +2473,10 @@ export interface operations {
                 sort_order?: "asc" | "desc";
                 /** @description Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these companies (on job changes, the new company). A value that is not a UUID is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_id=a&company_id=b`). */
                 company_id?: string;
+                /** @description Comma-separated website domains of the new company, up to 50: the changes linked to a company with one of these websites (company resolution), each with `match_confidence: "exact"`. Strict: a domain no company has gives an empty page. Normalised and checked as the funding signals' `company_domain`. Several values: comma-separated, or the parameter repeated (`company_domain=a&company_domain=b`). */
+                company_domain?: string;
+                /** @description Comma-separated LinkedIn company page URLs, up to 50: the changes whose `companyLinkedinUrl` is one of them (as `companyLinkedinUrl`, its legacy one-value spelling), each with `match_confidence: "exact"`. With `company_domain` too, a change must match both. Several values: comma-separated, or the parameter repeated (`company_linkedin_url=a&company_linkedin_url=b`). */
+                company_linkedin_url?: string;
             };
             header?: {
                 /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
@@ -2497,6 +2501,11 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: (components["schemas"]["JobChangeSignal"] & {
+                            /**
+                             * @description Present only when the query names companies by `company_domain` or `company_linkedin_url`: "exact", the record is one of those companies' (its website or LinkedIn page, normalised, equals a value sent)
+                             * @enum {string}
+                             */
+                            match_confidence?: "exact";
                             companyId?: string | null;
                             /** @description How the new company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
                             companyMatch?: "exact" | "fuzzy" | "none";
@@ -2874,6 +2883,26 @@ export interface operations {
                  * @example 2025
                  */
                 founded_year_max?: number;
+                /** @description Comma-separated signal types the company must all have (AND), within `signals_since` when given: `funding_round` (a funding round of the company), `acquisition` (an M&A deal in which it was acquired or acquired), `job_change` (someone joined it). Another value is a 400 naming it. Several values: comma-separated, or the parameter repeated (`has_signals=a&has_signals=b`). */
+                has_signals?: string;
+                /** @description The window of every signal filter without one of its own: a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists (`last_90d`, `this_year`, …: signals within its range). Without it, any time. */
+                signals_since?: string;
+                /** @description A funding round within this window (a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists (`last_90d`, `this_year`, …: signals within its range)); implies has_signals=funding_round and is its window. */
+                funding_round_since?: string;
+                /** @description An M&A deal within this window (a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists (`last_90d`, `this_year`, …: signals within its range)); implies has_signals=acquisition and is its window. */
+                acquisition_since?: string;
+                /** @description Someone joined within this window (a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists (`last_90d`, `this_year`, …: signals within its range)); implies has_signals=job_change and is its window, job_change_departments and job_change_seniorities included. */
+                job_change_since?: string;
+                /** @description Comma-separated published round types (as the funding signals' `round`): a funding round of one of them, within the funding window. Another value is a 400 naming it. Several values: comma-separated, or the parameter repeated (`funding_round_types=a&funding_round_types=b`). */
+                funding_round_types?: string;
+                /** @description The company's funding rounds in `total_funding_currency`, all of them whatever the window, add up to at least this. Amounts are never converted: rounds in other currencies are not counted. */
+                total_funding_min?: number;
+                /** @description ISO 4217 code of the rounds `total_funding_min` adds up (default USD; any case) */
+                total_funding_currency?: string;
+                /** @description Comma-separated departments (as the job change signals' `departments`): someone joined the company in one of them, within the job change window. With job_change_seniorities, both hold for the same job change. Several values: comma-separated, or the parameter repeated (`job_change_departments=a&job_change_departments=b`). */
+                job_change_departments?: string;
+                /** @description Comma-separated seniorities (as the job change signals' `seniorities`): someone joined the company at one of them, within the job change window. Several values: comma-separated, or the parameter repeated (`job_change_seniorities=a&job_change_seniorities=b`). */
+                job_change_seniorities?: string;
                 /** @description Field to sort by (name: the name, case and accents ignored; employee_count: employeeCount; founded_year: foundedYear; created_at: createdAt). Records without a value come last; ties go by a stable id. */
                 sort_by?: "name" | "employee_count" | "founded_year" | "created_at";
                 /** @description Sort direction, for sort_by (its default included) and for the tie-break */

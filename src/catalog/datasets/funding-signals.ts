@@ -89,15 +89,15 @@ const SORT_COLUMNS = {
   founded_year: 'founded_year',
 } as const;
 
-/** `round`: published round types, case-insensitive; any other value is a 400 naming it. */
-function roundTypes(raw: string | undefined): PublishedRoundType[] {
+/** `round` (or another parameter of round types): published round types, case-insensitive; any other value is a 400 naming it. */
+export function roundTypes(raw: string | undefined, param = 'round'): PublishedRoundType[] {
   const types = new Set<PublishedRoundType>();
   for (const value of splitList(raw)) {
     const type = ROUND_TYPE_BY_KEY.get(labelKey(value));
     if (type === undefined) {
       throw invalidParameter(
-        `round: "${value}" is not a round type; allowed values: ${PUBLISHED_ROUND_TYPES.join(', ')}`,
-        'round',
+        `${param}: "${value}" is not a round type; allowed values: ${PUBLISHED_ROUND_TYPES.join(', ')}`,
+        param,
       );
     }
     types.add(type);
@@ -106,7 +106,7 @@ function roundTypes(raw: string | undefined): PublishedRoundType[] {
 }
 
 /** The round types as a condition on round_key: the labels mapped to them, or, with "Other", none of the others. */
-function roundCondition(types: readonly PublishedRoundType[]): Condition<FundingRow> | undefined {
+export function roundCondition(types: readonly PublishedRoundType[]): Condition<FundingRow> | undefined {
   if (types.length === 0) return undefined;
   const chosen = new Set(types);
   if (!chosen.has('Other')) {

@@ -28,6 +28,8 @@ export interface FundingRow extends CompanyColumns {
   name_path: string;
   round_key: string | null;
   funding_amount: number;
+  /** `currency`, upper case: which rounds the companies list's total_funding_min adds up. */
+  currency_key: string;
   /** What v2 funding signals' sort_by=employee_count and founded_year order by (see companySize). */
   employee_count: number | null;
   founded_year: number | null;
@@ -79,6 +81,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
   indexed: {
     round_key: 'enum',
     funding_amount: 'number',
+    currency_key: 'enum',
     employee_count: 'number',
     founded_year: 'number',
     // The words of the company's slug: what v2 `search` matches (src/catalog/datasets/funding-signals.ts).
@@ -92,6 +95,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
     { name: 'name_path', type: 'text' },
     { name: 'round_key', type: 'text' },
     { name: 'funding_amount', type: 'bigint' },
+    { name: 'currency_key', type: 'text' },
     { name: 'employee_count', type: 'float8' },
     { name: 'founded_year', type: 'float8' },
     { name: 'company_id', type: 'uuid' },
@@ -118,6 +122,7 @@ export const funding = defineDataset<'funding', typeof FundingQuery, FundingFilt
       name_path: namePath,
       round_key: record.round_type === null ? null : labelKey(record.round_type),
       funding_amount: record.funding_amount,
+      currency_key: record.currency.trim().toUpperCase(),
       ...companySize(record),
       ...companyKeys(record),
       company_id: null,

@@ -6,9 +6,9 @@ import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../role-class
 import { defineDataset, type RowOrder } from '../dataset.js';
 import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey, wordConditions } from '../query-filters.js';
 import { dateRange, sortOrder } from '../published-parameters.js';
-import { companyIds } from '../company-identifiers.js';
+import { companyIdentifiers, companyIds, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
 
-export interface JobChangeFilter {
+export interface JobChangeFilter extends CompanyIdentifiers {
   words: string[];
   personKey?: string;
   companyKey?: string;
@@ -72,6 +72,7 @@ export const jobChanges = defineDataset<
       `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
     response: { ...JobChangesResponse, description: 'A page of records' },
     paging: signalPaging,
+    exactMatch: namesCompanies,
   },
   filter: (query, context) => ({
     words: queryWords('search', query.search),
@@ -82,6 +83,7 @@ export const jobChanges = defineDataset<
     seniorities: allowedValues('seniorities', query.seniorities, SENIORITIES),
     ...dateRange(query, context),
     companyIds: companyIds(query.company_id),
+    ...companyIdentifiers(query),
     order: sortOrder<keyof typeof SORT_COLUMNS, JobChangeRow>(query, SORT_COLUMNS, 'occurred_at'),
   }),
   conditions(filter) {
@@ -97,6 +99,17 @@ export const jobChanges = defineDataset<
     if (filter.before !== undefined) conditions.push({ column: 'sort_at', op: 'below', value: filter.before });
     conditions.push(...wordConditions<JobChangeRow>('search_text', filter.words));
     if (filter.companyIds) conditions.push({ column: 'company_id', op: 'in', values: filter.companyIds });
+    if (filter.linkedinKeys) conditions.push({ column: 'company_key', op: 'in', values: filter.linkedinKeys });
+    if (filter.domainKeys) {
+      // A job change names no website: the domain is the linked company's.
+      conditions.push({
+        column: 'company_id',
+        op: 'linkedFrom',
+        dataset: 'companies',
+        links: ['record_id'],
+        conditions: [{ column: 'website_key', op: 'in', values: filter.domainKeys }],
+      });
+    }
     return conditions;
   },
   order: (filter) => filter.order,

@@ -80,6 +80,9 @@ export const mA = defineDataset<'m-a', typeof MaQuery, MaFilter, typeof MaRecord
     status: 'enum',
     acquisition_amount: 'number',
     acquirer_key: 'words',
+    // The companies list's has_signals=acquisition: the deals each company was in, either side.
+    company_id: 'key',
+    acquirer_company_id: 'key',
     ...COMPANY_INDEXED,
   },
   columns: [

@@ -1,5 +1,5 @@
 import { Type, type Static, type TProperties } from '@sinclair/typebox';
-import { DateString, linkId, linkMatch, ListString, MAX_PAGE, Nullable } from './common.js';
+import { DateString, linkId, linkMatch, ListString, MAX_PAGE, MAX_SAFE, Nullable } from './common.js';
 import {
   ACQUISITION_SORT_FIELDS,
   amountBound,
@@ -391,6 +391,7 @@ export const InvestorsResponse = envelopeWith(InvestorRecord, {
   companyMatch: linkMatch('it'),
 });
 export const JobChangesResponse = envelopeWith(JobChangeRecord, {
+  match_confidence: MatchConfidence,
   companyId: linkId('the new company'),
   companyMatch: linkMatch('the new company'),
   previousCompanyId: linkId('the previous company'),
@@ -490,6 +491,9 @@ export const InvestorsQuery = Type.Object(
 );
 export type InvestorsQuery = Static<typeof InvestorsQuery>;
 
+/** Most values of one company identifier parameter (company_domain, company_linkedin_url, company_id). */
+export const MAX_COMPANY_IDENTIFIERS = 50;
+
 export const JobChangesQuery = Type.Object(
   {
     ...paging,
@@ -521,13 +525,42 @@ export const JobChangesQuery = Type.Object(
     ),
     sort_order: sortOrder,
     company_id: companyIdParam,
+    ...jobChangeCompanyIdentifiers(),
   },
   { additionalProperties: false },
 );
 export type JobChangesQuery = Static<typeof JobChangesQuery>;
 
+/**
+ * Job changes' `company_domain` and `company_linkedin_url` (published in 2.2): the new company named exactly,
+ * its domain through the company the change is linked to (a job change names no website).
+ */
+function jobChangeCompanyIdentifiers() {
+  return {
+    company_domain: Type.Optional(
+      ListString({
+        minLength: 1,
+        maxLength: 4096,
+        description:
+          `Comma-separated website domains of the new company, up to ${MAX_COMPANY_IDENTIFIERS}: the changes linked to a ` +
+          'company with one of these websites (company resolution), each with `match_confidence: "exact"`. Strict: a ' +
+          "domain no company has gives an empty page. Normalised and checked as the funding signals' `company_domain`.",
+      }),
+    ),
+    company_linkedin_url: Type.Optional(
+      ListString({
+        minLength: 1,
+        maxLength: 4096,
+        description:
+          `Comma-separated LinkedIn company page URLs, up to ${MAX_COMPANY_IDENTIFIERS}: the changes whose ` +
+          '`companyLinkedinUrl` is one of them (as `companyLinkedinUrl`, its legacy one-value spelling), each with ' +
+          '`match_confidence: "exact"`. With `company_domain` too, a change must match both.',
+      }),
+    ),
+  };
+}
+
 /** v2 `company_domain` and `company_linkedin_url` (funding and acquisition signals): exact company lookups. */
-export const MAX_COMPANY_IDENTIFIERS = 50;
 const companyIdentifiers = {
   company_domain: Type.Optional(
     ListString({
@@ -623,6 +656,83 @@ const bound = (what: string, minimum: number, maximum: number, example: number) 
   );
 
 /** GET /api/v2/companies: the published 2.2 parameters, with their names and delimiters. */
+/** The signal types `has_signals` takes (the monitors' signal types served so far). */
+export const COMPANY_SIGNAL_TYPES = ['funding_round', 'acquisition', 'job_change'] as const;
+export type CompanySignalType = (typeof COMPANY_SIGNAL_TYPES)[number];
+
+const SIGNAL_WINDOW =
+  'a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists ' +
+  '(`last_90d`, `this_year`, …: signals within its range)';
+
+const signalWindow = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 32, description }));
+
+/**
+ * Ours: filters over a company's signals (its linked funding rounds, M&A deals and job changes),
+ * ANDed with each other and with the company filters; exact totals as every filter. Without
+ * examples: the document's examples of an operation are sent together ("Try it out"), and with the
+ * published company filters' they would leave no company; the operation's description shows a
+ * request of them.
+ */
+const COMPANY_SIGNAL_FILTERS = {
+  has_signals: Type.Optional(
+    ListString({
+      description:
+        `Comma-separated signal types the company must all have (AND), within \`signals_since\` when given: ` +
+        '`funding_round` (a funding round of the company), `acquisition` (an M&A deal in which it was acquired or acquired), ' +
+        '`job_change` (someone joined it). Another value is a 400 naming it.',
+    }),
+  ),
+  signals_since: signalWindow(
+    `The window of every signal filter without one of its own: ${SIGNAL_WINDOW}. Without it, any time.`,
+  ),
+  funding_round_since: signalWindow(
+    `A funding round within this window (${SIGNAL_WINDOW}); implies has_signals=funding_round and is its window.`,
+  ),
+  acquisition_since: signalWindow(
+    `An M&A deal within this window (${SIGNAL_WINDOW}); implies has_signals=acquisition and is its window.`,
+  ),
+  job_change_since: signalWindow(
+    `Someone joined within this window (${SIGNAL_WINDOW}); implies has_signals=job_change and is its window, ` +
+      'job_change_departments and job_change_seniorities included.',
+  ),
+  funding_round_types: Type.Optional(
+    ListString({
+      description:
+        "Comma-separated published round types (as the funding signals' `round`): a funding round of one of them, within " +
+        'the funding window. Another value is a 400 naming it.',
+    }),
+  ),
+  total_funding_min: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_SAFE,
+      description:
+        "The company's funding rounds in `total_funding_currency`, all of them whatever the window, add up to at least " +
+        'this. Amounts are never converted: rounds in other currencies are not counted.',
+    }),
+  ),
+  total_funding_currency: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z]{3}$',
+      description: 'ISO 4217 code of the rounds `total_funding_min` adds up (default USD; any case)',
+    }),
+  ),
+  job_change_departments: Type.Optional(
+    ListString({
+      description:
+        "Comma-separated departments (as the job change signals' `departments`): someone joined the company in one of them, " +
+        'within the job change window. With job_change_seniorities, both hold for the same job change.',
+    }),
+  ),
+  job_change_seniorities: Type.Optional(
+    ListString({
+      description:
+        "Comma-separated seniorities (as the job change signals' `seniorities`): someone joined the company at one of them, " +
+        'within the job change window.',
+    }),
+  ),
+};
+
 export const CompaniesQuery = Type.Object(
   {
     ...paging,
@@ -664,6 +774,7 @@ export const CompaniesQuery = Type.Object(
     employee_count_max: bound('Maximum employee count', 0, 100_000_000, 5000),
     founded_year_min: bound('Earliest founding year', 1800, 2199, 2020),
     founded_year_max: bound('Latest founding year', 1800, 2199, 2025),
+    ...COMPANY_SIGNAL_FILTERS,
     sort_by: sortBy(
       COMPANY_SORT_FIELDS,
       'name',

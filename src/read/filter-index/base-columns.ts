@@ -391,9 +391,16 @@ export class MainPart {
         }
         case 'key': {
           const { hashes, positions } = this.keys[condition.slot]!;
+          if (condition.set !== undefined) {
+            // Many keys, sorted: one merge of both sorted lists sets their positions' bits.
+            const bits = keyBits(hashes, positions, condition.hashes, this.size);
+            if (bits === null) return null;
+            terms.push({ kind: 'bits', sets: [bits], codes: null, accepted: null });
+            break;
+          }
           // Each hash's positions are a sorted run of `positions`; several keys (anyOf) are merged into one list.
           const runs: [number, number][] = [];
-          for (const hash of condition.hashes) {
+          for (const hash of Array.from(condition.hashes)) {
             const first = lowerBound(hashes, hash);
             let last = first;
             while (last < hashes.length && hashes[last] === hash) last++;
@@ -789,6 +796,48 @@ function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord
     any |= acc[w] = kept;
   }
   return any;
+}
+
+/**
+ * A bitset of the positions holding one of `wanted` (ascending) in a key index, from one walk of
+ * both sorted lists; null when none does.
+ */
+function keyBits(hashes: Float64Array, positions: Int32Array, wanted: ArrayLike<number>, size: number): Uint32Array | null {
+  const bits = new Uint32Array(wordCount(size));
+  let any = false;
+  let i = 0;
+  let j = 0;
+  while (i < hashes.length && j < wanted.length) {
+    const hash = hashes[i]!;
+    const want = wanted[j]!;
+    if (hash < want) i++;
+    else if (hash > want) j++;
+    else {
+      setBit(bits, positions[i]!);
+      any = true;
+      i++;
+    }
+  }
+  return any ? bits : null;
+}
+
+/**
+ * Each position's keys in one key index: position p's are hashes[offsets[p] .. offsets[p + 1]).
+ * The inverse of the index's (hash, position) pairs.
+ */
+export interface KeysByPosition {
+  readonly offsets: Int32Array;
+  readonly hashes: Float64Array;
+}
+
+export function keysByPosition(index: KeyIndex, size: number): KeysByPosition {
+  const offsets = new Int32Array(size + 1);
+  for (let k = 0; k < index.positions.length; k++) offsets[index.positions[k]! + 1]!++;
+  for (let p = 0; p < size; p++) offsets[p + 1]! += offsets[p]!;
+  const fill = offsets.slice(0, size);
+  const hashes = new Float64Array(index.hashes.length);
+  for (let k = 0; k < index.positions.length; k++) hashes[fill[index.positions[k]!]!++] = index.hashes[k]!;
+  return { offsets, hashes };
 }
 
 /** The positions of several runs of a key index, ascending and distinct (a record may hold two of the keys). */

@@ -8,7 +8,7 @@
 // keep using the current parts. Changes made while a build or rebuild runs are noted by id and
 // re-applied when the new main part is swapped in, so none is lost.
 import { finalize, Staging, stageRebuild } from './build.js';
-import { MainPart } from './base-columns.js';
+import { keysByPosition, MainPart, numberAt, type KeysByPosition } from './base-columns.js';
 import { orderedPage } from './order.js';
 import {
   comesBefore,
@@ -35,6 +35,20 @@ import { Slicer } from './time-slicer.js';
 
 /** Most distinct values a number column is coded with: codes take 2 bytes at most, 0 being null. */
 const MAX_CODED_VALUES = 0xffff;
+
+/**
+ * Each main part's keys by position, per key column, made the first time keysOf or keyTotals reads
+ * that column of the part (12 bytes a record) and dropped with the part.
+ */
+const keysOfParts = new WeakMap<MainPart, Map<number, KeysByPosition>>();
+
+function keysOfPart(main: MainPart, slot: number): KeysByPosition {
+  let bySlot = keysOfParts.get(main);
+  if (bySlot === undefined) keysOfParts.set(main, (bySlot = new Map()));
+  let keys = bySlot.get(slot);
+  if (keys === undefined) bySlot.set(slot, (keys = keysByPosition(main.keys[slot]!, main.size)));
+  return keys;
+}
 
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
 const DELTA_RECORD_BYTES = 256;
@@ -184,6 +198,71 @@ export class FilterIndex {
       return { total, ids: this.inOrder(mainTotal, hitCount, start, end - start).reverse() };
     }
     return { total, ids: orderedPage(main, this.hits, hitCount, mainTotal, sort, offset, limit) };
+  }
+
+  /**
+   * The distinct keys of a `key` column over every record matching the filter, as their hashes,
+   * ascending: what a `hashes` term of another index takes. How the companies with a matching signal
+   * are found: the signal index's matches, read back to the companies they are linked to.
+   */
+  keysOf(filter: IndexFilter, column: string): Float64Array {
+    const slot = this.keySlot(column);
+    const prepared = prepareFilter(this.schema, filter);
+    const { main } = this;
+    const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
+    const hitCount = this.matchDelta(prepared);
+    const found: number[] = [];
+    if (mainTotal > 0) {
+      const { offsets, hashes } = keysOfPart(main, slot);
+      const positions = new Int32Array(mainTotal);
+      main.matchPositions(positions);
+      for (const position of positions) for (let k = offsets[position]!; k < offsets[position + 1]!; k++) found.push(hashes[k]!);
+    }
+    for (let i = 0; i < hitCount; i++) found.push(...this.hits[i]!.keys[slot]!);
+    const sorted = Float64Array.from(found).sort();
+    let distinct = 0;
+    for (let i = 0; i < sorted.length; i++)
+      if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
+    return sorted.slice(0, distinct);
+  }
+
+  /**
+   * The sum of a `number` column over every record matching the filter, per key of a `key` column
+   * (by hash): what a company's funding rounds add up to. Null values add nothing; records without a
+   * key are left out.
+   */
+  keyTotals(filter: IndexFilter, keyColumn: string, numberColumn: string): Map<number, number> {
+    const slot = this.keySlot(keyColumn);
+    const number = this.schema.byName.get(numberColumn);
+    if (number?.kind !== 'number') throw new TypeError(`keyTotals: ${numberColumn} is not a number column`);
+    const totals = new Map<number, number>();
+    const add = (hash: number, value: number) => {
+      if (!Number.isNaN(value)) totals.set(hash, (totals.get(hash) ?? 0) + value);
+    };
+    const prepared = prepareFilter(this.schema, filter);
+    const { main } = this;
+    const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
+    const hitCount = this.matchDelta(prepared);
+    if (mainTotal > 0) {
+      const { offsets, hashes } = keysOfPart(main, slot);
+      const values = main.numbers[number.slot]!;
+      const positions = new Int32Array(mainTotal);
+      main.matchPositions(positions);
+      for (const position of positions) {
+        for (let k = offsets[position]!; k < offsets[position + 1]!; k++) add(hashes[k]!, numberAt(values, position));
+      }
+    }
+    for (let i = 0; i < hitCount; i++) {
+      const record = this.hits[i]!;
+      for (const hash of record.keys[slot]!) add(hash, record.numbers[number.slot]!);
+    }
+    return totals;
+  }
+
+  private keySlot(column: string): number {
+    const spec = this.schema.byName.get(column);
+    if (spec?.kind !== 'key') throw new TypeError(`${column} is not a key column`);
+    return spec.slot;
   }
 
   /** Matches [offset, offset + limit) of the last evaluation in (sortAt DESC, id DESC) order; offset < total. */

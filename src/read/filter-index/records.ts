@@ -128,8 +128,11 @@ export type Condition =
     }
   | { readonly kind: 'number'; readonly slot: number; readonly min: number }
   | { readonly kind: 'numberMax'; readonly slot: number; readonly max: number }
-  /** Some key of the record has one of `hashes` (one for `equals`, several for `anyOf`). */
-  | { readonly kind: 'key'; readonly slot: number; readonly hashes: readonly number[] }
+  /**
+   * Some key of the record has one of `hashes` (one for `equals`, several for `anyOf`, any number for
+   * `hashes`). Many hashes come sorted and distinct, with a set the delta's records are checked against.
+   */
+  | { readonly kind: 'key'; readonly slot: number; readonly hashes: ArrayLike<number>; readonly set?: ReadonlySet<number> }
   /** One word of a words query: some word of the record's text must start with it. */
   | { readonly kind: 'words'; readonly slot: number; readonly prefix: string };
 
@@ -139,7 +142,10 @@ export interface PreparedFilter {
   readonly conditions: readonly Condition[];
 }
 
-type TermField = 'anyOf' | 'noneOf' | 'min' | 'max' | 'equals' | 'words';
+type TermField = 'anyOf' | 'noneOf' | 'min' | 'max' | 'equals' | 'words' | 'hashes';
+
+/** Above this many hashes, a key condition checks delta records against a set rather than the list. */
+const HASH_LIST_MAX = 16;
 
 /** The one of `fields` the term has; a TypeError when it has none of them. */
 function expect<F extends TermField>(column: Column, term: Term, ...fields: F[]): F {
@@ -176,7 +182,13 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
       case 'text':
         throw new TypeError(`filter on ${column.name}: a text column orders pages; it is not filtered`);
       case 'key': {
-        const field = expect(column, term, 'equals', 'anyOf');
+        const field = expect(column, term, 'equals', 'anyOf', 'hashes');
+        if (field === 'hashes') {
+          const given = (term as { hashes: Float64Array }).hashes;
+          const hashes = distinctSorted(given);
+          conditions.push({ kind, slot, hashes, ...(hashes.length > HASH_LIST_MAX && { set: new Set(hashes) }) });
+          break;
+        }
         const keys = field === 'equals' ? [(term as { equals: string }).equals] : (term as { anyOf: readonly string[] }).anyOf;
         if (keys.length === 0) throw new RangeError(`filter on ${column.name}: anyOf is empty`);
         conditions.push({ kind, slot, hashes: [...new Set(keys.map(keyHash))] });
@@ -194,6 +206,15 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
   const { sortFrom = -Infinity, sortBefore = Infinity } = filter;
   if (Number.isNaN(sortFrom) || Number.isNaN(sortBefore)) throw new RangeError('sortFrom and sortBefore must be numbers');
   return { sortFrom, sortBefore, conditions };
+}
+
+/** The hashes ascending, each once (the input is left as it was). */
+function distinctSorted(hashes: Float64Array): Float64Array {
+  const sorted = Float64Array.from(hashes).sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
+  return sorted.subarray(0, distinct);
 }
 
 /** Some word of a sorted word list starts with the prefix. */
@@ -237,9 +258,12 @@ export function recordMatches(record: PreparedRecord, conditions: readonly Condi
       case 'numberMax':
         if (!(record.numbers[condition.slot]! <= condition.max)) return false;
         break;
-      case 'key':
-        if (!record.keys[condition.slot]!.some((hash) => condition.hashes.includes(hash))) return false;
+      case 'key': {
+        const { hashes, set } = condition;
+        const has = set ? (hash: number) => set.has(hash) : (hash: number) => Array.prototype.includes.call(hashes, hash);
+        if (!record.keys[condition.slot]!.some(has)) return false;
         break;
+      }
       case 'words':
         if (!hasPrefix(record.words[condition.slot]!, condition.prefix)) return false;
         break;

@@ -58,7 +58,13 @@ export type Term =
   | { readonly column: string; readonly min: number }
   | { readonly column: string; readonly max: number }
   | { readonly column: string; readonly equals: string }
-  | { readonly column: string; readonly words: readonly string[] };
+  | { readonly column: string; readonly words: readonly string[] }
+  /**
+   * A `key` column holding one of these keys, given by their hashes (keyHash) as `keysOf` returns
+   * them: how one index's matches narrow another's (a company's signals narrow the companies).
+   * An empty list matches nothing.
+   */
+  | { readonly column: string; readonly hashes: Float64Array };
 
 export interface IndexFilter {
   /** Inclusive lower bound on sortAt. */
