@@ -257,7 +257,8 @@ async function main(): Promise<void> {
         await load(options.warmupSeconds);
         for (let run = 1; run <= RUNS; run++) {
           const result = await load(options.durationSeconds);
-          console.log(`${mix.name}, run ${run}: ${describe(result)}`);
+          const statuses = Object.entries(result.statuses ?? {}).map(([status, n]) => `${status}×${n}`);
+          console.log(`${mix.name}, run ${run}: ${describe(result)}${statuses.length > 0 ? ` [${statuses.join(', ')}]` : ''}`);
           runs.push(result);
         }
         const non2xx = runs.reduce((sum, r) => sum + r.failures + r.socketErrors, 0);

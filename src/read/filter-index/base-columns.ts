@@ -391,7 +391,7 @@ export class MainPart {
         }
         case 'key': {
           const { hashes, positions } = this.keys[condition.slot]!;
-          if (condition.set !== undefined) {
+          if (condition.sorted && condition.hashes.length > MERGED_KEYS) {
             // Many keys, sorted: one merge of both sorted lists sets their positions' bits.
             const bits = keyBits(hashes, positions, condition.hashes, this.size);
             if (bits === null) return null;
@@ -798,6 +798,9 @@ function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord
   return any;
 }
 
+/** Above this many sorted keys, a key condition merges them with the index's keys instead of a search each. */
+const MERGED_KEYS = 16;
+
 /**
  * A bitset of the positions holding one of `wanted` (ascending) in a key index, from one walk of
  * both sorted lists; null when none does.
@@ -822,22 +825,36 @@ function keyBits(hashes: Float64Array, positions: Int32Array, wanted: ArrayLike<
 }
 
 /**
- * Each position's keys in one key index: position p's are hashes[offsets[p] .. offsets[p + 1]).
- * The inverse of the index's (hash, position) pairs.
+ * Each position's keys in one key index, as ordinals into the column's distinct keys: position p's
+ * keys are distinct[ordinals[k]] for k in offsets[p] .. offsets[p + 1]. The inverse of the index's
+ * (hash, position) pairs; with ordinals, the keys of many positions are told apart by marking an
+ * array rather than by sorting what was found.
  */
 export interface KeysByPosition {
+  /** Every key of the column in this part, as its hash, ascending, once. */
+  readonly distinct: Float64Array;
   readonly offsets: Int32Array;
-  readonly hashes: Float64Array;
+  readonly ordinals: Int32Array;
 }
 
 export function keysByPosition(index: KeyIndex, size: number): KeysByPosition {
+  const { hashes, positions } = index;
+  // The pairs are sorted by hash: each new hash is the next distinct key.
+  const pairOrdinal = new Int32Array(hashes.length);
+  let count = 0;
+  for (let k = 0; k < hashes.length; k++) {
+    if (k === 0 || hashes[k] !== hashes[k - 1]) count++;
+    pairOrdinal[k] = count - 1;
+  }
+  const distinct = new Float64Array(count);
+  for (let k = 0; k < hashes.length; k++) distinct[pairOrdinal[k]!] = hashes[k]!;
   const offsets = new Int32Array(size + 1);
-  for (let k = 0; k < index.positions.length; k++) offsets[index.positions[k]! + 1]!++;
+  for (let k = 0; k < positions.length; k++) offsets[positions[k]! + 1]!++;
   for (let p = 0; p < size; p++) offsets[p + 1]! += offsets[p]!;
   const fill = offsets.slice(0, size);
-  const hashes = new Float64Array(index.hashes.length);
-  for (let k = 0; k < index.positions.length; k++) hashes[fill[index.positions[k]!]!++] = index.hashes[k]!;
-  return { offsets, hashes };
+  const ordinals = new Int32Array(hashes.length);
+  for (let k = 0; k < positions.length; k++) ordinals[fill[positions[k]!]!++] = pairOrdinal[k]!;
+  return { distinct, offsets, ordinals };
 }
 
 /** The positions of several runs of a key index, ascending and distinct (a record may hold two of the keys). */

@@ -38,7 +38,7 @@ const MAX_CODED_VALUES = 0xffff;
 
 /**
  * Each main part's keys by position, per key column, made the first time keysOf or keyTotals reads
- * that column of the part (12 bytes a record) and dropped with the part.
+ * that column of the part (8 bytes a record and 8 a distinct key) and dropped with the part.
  */
 const keysOfParts = new WeakMap<MainPart, Map<number, KeysByPosition>>();
 
@@ -48,6 +48,15 @@ function keysOfPart(main: MainPart, slot: number): KeysByPosition {
   let keys = bySlot.get(slot);
   if (keys === undefined) bySlot.set(slot, (keys = keysByPosition(main.keys[slot]!, main.size)));
   return keys;
+}
+
+/** The numbers ascending, each once. */
+function distinctSorted(values: readonly number[]): Float64Array {
+  const sorted = Float64Array.from(values).sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
+  return sorted.slice(0, distinct);
 }
 
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
@@ -213,17 +222,26 @@ export class FilterIndex {
     const hitCount = this.matchDelta(prepared);
     const found: number[] = [];
     if (mainTotal > 0) {
-      const { offsets, hashes } = keysOfPart(main, slot);
+      // Each match marks its keys' ordinals; the marked ones, in order, are the distinct keys ascending.
+      const { distinct, offsets, ordinals } = keysOfPart(main, slot);
+      const marked = new Uint8Array(distinct.length);
       const positions = new Int32Array(mainTotal);
       main.matchPositions(positions);
-      for (const position of positions) for (let k = offsets[position]!; k < offsets[position + 1]!; k++) found.push(hashes[k]!);
+      let count = 0;
+      for (const position of positions) {
+        for (let k = offsets[position]!; k < offsets[position + 1]!; k++) {
+          const ordinal = ordinals[k]!;
+          if (marked[ordinal] === 0) count++;
+          marked[ordinal] = 1;
+        }
+      }
+      const keys = new Float64Array(count);
+      for (let i = 0, n = 0; n < count; i++) if (marked[i] === 1) keys[n++] = distinct[i]!;
+      if (hitCount === 0) return keys;
+      for (const key of keys) found.push(key);
     }
     for (let i = 0; i < hitCount; i++) found.push(...this.hits[i]!.keys[slot]!);
-    const sorted = Float64Array.from(found).sort();
-    let distinct = 0;
-    for (let i = 0; i < sorted.length; i++)
-      if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
-    return sorted.slice(0, distinct);
+    return distinctSorted(found);
   }
 
   /**
@@ -235,26 +253,33 @@ export class FilterIndex {
     const slot = this.keySlot(keyColumn);
     const number = this.schema.byName.get(numberColumn);
     if (number?.kind !== 'number') throw new TypeError(`keyTotals: ${numberColumn} is not a number column`);
-    const totals = new Map<number, number>();
-    const add = (hash: number, value: number) => {
-      if (!Number.isNaN(value)) totals.set(hash, (totals.get(hash) ?? 0) + value);
-    };
     const prepared = prepareFilter(this.schema, filter);
     const { main } = this;
     const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
     const hitCount = this.matchDelta(prepared);
+    const totals = new Map<number, number>();
     if (mainTotal > 0) {
-      const { offsets, hashes } = keysOfPart(main, slot);
+      const { distinct, offsets, ordinals } = keysOfPart(main, slot);
+      const sums = new Float64Array(distinct.length);
+      const touched = new Uint8Array(distinct.length);
       const values = main.numbers[number.slot]!;
       const positions = new Int32Array(mainTotal);
       main.matchPositions(positions);
       for (const position of positions) {
-        for (let k = offsets[position]!; k < offsets[position + 1]!; k++) add(hashes[k]!, numberAt(values, position));
+        const value = numberAt(values, position);
+        if (Number.isNaN(value)) continue;
+        for (let k = offsets[position]!; k < offsets[position + 1]!; k++) {
+          sums[ordinals[k]!]! += value;
+          touched[ordinals[k]!] = 1;
+        }
       }
+      for (let i = 0; i < distinct.length; i++) if (touched[i] === 1) totals.set(distinct[i]!, sums[i]!);
     }
     for (let i = 0; i < hitCount; i++) {
       const record = this.hits[i]!;
-      for (const hash of record.keys[slot]!) add(hash, record.numbers[number.slot]!);
+      const value = record.numbers[number.slot]!;
+      if (Number.isNaN(value)) continue;
+      for (const hash of record.keys[slot]!) totals.set(hash, (totals.get(hash) ?? 0) + value);
     }
     return totals;
   }

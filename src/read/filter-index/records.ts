@@ -130,9 +130,10 @@ export type Condition =
   | { readonly kind: 'numberMax'; readonly slot: number; readonly max: number }
   /**
    * Some key of the record has one of `hashes` (one for `equals`, several for `anyOf`, any number for
-   * `hashes`). Many hashes come sorted and distinct, with a set the delta's records are checked against.
+   * `hashes`). Given as `hashes`, they are sorted and distinct (`sorted`): a record's keys are looked
+   * up by binary search, and a long list is merged with the part's sorted keys.
    */
-  | { readonly kind: 'key'; readonly slot: number; readonly hashes: ArrayLike<number>; readonly set?: ReadonlySet<number> }
+  | { readonly kind: 'key'; readonly slot: number; readonly hashes: ArrayLike<number>; readonly sorted?: true }
   /** One word of a words query: some word of the record's text must start with it. */
   | { readonly kind: 'words'; readonly slot: number; readonly prefix: string };
 
@@ -143,9 +144,6 @@ export interface PreparedFilter {
 }
 
 type TermField = 'anyOf' | 'noneOf' | 'min' | 'max' | 'equals' | 'words' | 'hashes';
-
-/** Above this many hashes, a key condition checks delta records against a set rather than the list. */
-const HASH_LIST_MAX = 16;
 
 /** The one of `fields` the term has; a TypeError when it has none of them. */
 function expect<F extends TermField>(column: Column, term: Term, ...fields: F[]): F {
@@ -185,8 +183,8 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
         const field = expect(column, term, 'equals', 'anyOf', 'hashes');
         if (field === 'hashes') {
           const given = (term as { hashes: Float64Array }).hashes;
-          const hashes = distinctSorted(given);
-          conditions.push({ kind, slot, hashes, ...(hashes.length > HASH_LIST_MAX && { set: new Set(hashes) }) });
+          // keysOf gives them sorted and distinct already: checked in one pass rather than sorted again.
+          conditions.push({ kind, slot, hashes: isDistinctSorted(given) ? given : distinctSorted(given), sorted: true });
           break;
         }
         const keys = field === 'equals' ? [(term as { equals: string }).equals] : (term as { anyOf: readonly string[] }).anyOf;
@@ -206,6 +204,23 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
   const { sortFrom = -Infinity, sortBefore = Infinity } = filter;
   if (Number.isNaN(sortFrom) || Number.isNaN(sortBefore)) throw new RangeError('sortFrom and sortBefore must be numbers');
   return { sortFrom, sortBefore, conditions };
+}
+
+function isDistinctSorted(hashes: Float64Array): boolean {
+  for (let i = 1; i < hashes.length; i++) if (!(hashes[i - 1]! < hashes[i]!)) return false;
+  return true;
+}
+
+/** Whether an ascending list holds the value (binary search). */
+function sortedHas(sorted: ArrayLike<number>, value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === value;
 }
 
 /** The hashes ascending, each once (the input is left as it was). */
@@ -259,8 +274,10 @@ export function recordMatches(record: PreparedRecord, conditions: readonly Condi
         if (!(record.numbers[condition.slot]! <= condition.max)) return false;
         break;
       case 'key': {
-        const { hashes, set } = condition;
-        const has = set ? (hash: number) => set.has(hash) : (hash: number) => Array.prototype.includes.call(hashes, hash);
+        const { hashes, sorted } = condition;
+        const has = sorted
+          ? (hash: number) => sortedHas(hashes, hash)
+          : (hash: number) => Array.prototype.includes.call(hashes, hash);
         if (!record.keys[condition.slot]!.some(has)) return false;
         break;
       }
