@@ -35,6 +35,7 @@ import {
   writeSection,
 } from './signals.js';
 import { ensureDataset } from './database.js';
+import { Random } from './realistic-paths.js';
 
 const HEADING = '## Companies';
 const LIST_DIR = join(WORK_DIR, 'companies');
@@ -47,22 +48,6 @@ interface Mix {
   target: { reqPerSec: number; p99Ms: number };
   about: string;
   paths: string[];
-}
-
-/** A small deterministic random source (mulberry32): the same data gives the same lists. */
-function randomSource(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]) => items[int(items.length)]!;
-  const chance = (p: number) => next() < p;
-  return { int, pick, chance };
 }
 
 interface SampledCompany {
@@ -111,11 +96,11 @@ async function sample(db: Database) {
 type Sample = Awaited<ReturnType<typeof sample>>;
 
 /** Company filters as an explorer sets them: a word of a name, countries, industries, ranges, sorts, pages 1–5. */
-function companyFilters(data: Sample, random: ReturnType<typeof randomSource>, params: Record<string, string | number>) {
+function companyFilters(data: Sample, random: Random, params: Record<string, string | number>) {
   const company = random.pick(data.companies);
   if (random.chance(0.35)) {
     const words = searchWords(company.name).filter((word) => word.length >= 3);
-    if (words.length > 0) params.search = random.pick(words).slice(0, 3 + random.int(4));
+    if (words.length > 0) params.search = random.pick(words).slice(0, 3 + random.int(0, 3));
   }
   if (random.chance(0.5)) {
     params.countries = random.chance(0.7)
@@ -127,21 +112,21 @@ function companyFilters(data: Sample, random: ReturnType<typeof randomSource>, p
     params.employee_count_min = Math.floor(company.employee_count / 2);
     if (random.chance(0.5)) params.employee_count_max = company.employee_count * 4;
   }
-  if (random.chance(0.2) && company.founded_year !== null) params.founded_year_min = company.founded_year - random.int(10);
+  if (random.chance(0.2) && company.founded_year !== null) params.founded_year_min = company.founded_year - random.int(0, 9);
 }
 
-function paging(random: ReturnType<typeof randomSource>, params: Record<string, string | number>) {
+function paging(random: Random, params: Record<string, string | number>) {
   if (random.chance(0.4)) {
     params.sort_by = random.pick(COMPANY_SORT_FIELDS);
     params.sort_order = random.pick(['asc', 'desc']);
   }
   params.limit = random.pick([20, 20, 50]);
-  const page = 1 + Math.min(4, Math.floor(-Math.log(1 - random.int(1000) / 1000) * 0.8));
+  const page = 1 + Math.min(4, Math.floor(-Math.log(1 - random.int(0, 999) / 1000) * 0.8));
   if (page > 1) params.page = page;
 }
 
 function exploreMix(data: Sample): string[] {
-  const random = randomSource(26);
+  const random = new Random(26);
   const paths = new Set<string>();
   while (paths.size < PATHS_PER_MIX) {
     const params: Record<string, string | number> = {};
@@ -156,7 +141,7 @@ const PRESETS = ['last_30d', 'last_90d', 'last_6m', 'last_1y', 'this_year', 'las
 
 /** Two or three signal conditions and a company filter or two: "raised recently and hiring, in these countries". */
 function crossMix(data: Sample): string[] {
-  const random = randomSource(27);
+  const random = new Random(27);
   const paths = new Set<string>();
   const window = () => (random.chance(0.6) ? random.pick(PRESETS) : random.pick(data.days));
   while (paths.size < PATHS_PER_MIX) {
@@ -173,9 +158,9 @@ function crossMix(data: Sample): string[] {
       },
       () => (params.acquisition_since = window()),
     ];
-    const wanted = 2 + random.int(2);
+    const wanted = 2 + random.int(0, 1);
     const used = new Set<number>();
-    while (used.size < wanted) used.add(random.int(conditions.length));
+    while (used.size < wanted) used.add(random.int(0, conditions.length - 1));
     for (const i of used) conditions[i]!();
     if (random.chance(0.5)) params.signals_since = window();
     const company: Record<string, string | number> = {};
@@ -190,7 +175,7 @@ function crossMix(data: Sample): string[] {
 
 /** One company: by id mostly, by domain a quarter of the time. */
 function oneCompanyMix(data: Sample): string[] {
-  const random = randomSource(28);
+  const random = new Random(28);
   return data.companies.map((company) =>
     company.website_key !== null && random.chance(0.25)
       ? `v2 /api/v2/companies/lookup?${query({ domain: company.website_key })}`

@@ -23,6 +23,7 @@ import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
 import { indexedDataset, indexRecord, type IndexedDataset, type LinkedCondition } from './dataset-index-filter.js';
 import { DATASETS } from '../catalog/index.js';
 import {
+  distinctAscending,
   FilterIndex,
   type FilterIndexOptions,
   type IndexFilter,
@@ -395,13 +396,14 @@ export class ReadModel {
     let hashes: Float64Array;
     if (condition.op === 'linkedFrom') {
       const lists = condition.links.map((link) => part.index.keysOf(filter, link));
-      hashes = lists.length === 1 ? lists[0]! : Float64Array.from(lists.flatMap((list) => [...list]));
+      // Kept sorted and distinct, as a hashes term reads them: sorted once here, not on every request.
+      hashes = lists.length === 1 ? lists[0]! : distinctAscending(lists.flatMap((list) => [...list]));
     } else {
       const found: number[] = [];
       for (const [hash, total] of part.index.keyTotals(filter, condition.link, condition.sum)) {
         if (total >= condition.atLeast) found.push(hash);
       }
-      hashes = Float64Array.from(found);
+      hashes = distinctAscending(found);
     }
     const fresh = { version: part.version, hashes, tag: `${cacheKey}@${part.version}` };
     this.linkedKeys.set(cacheKey, fresh);

@@ -52,3 +52,12 @@ export function lowerBound(sorted: ArrayLike<number>, target: number, from = 0, 
   }
   return lo;
 }
+
+/** The values ascending, each once, as a new array (the input is left as it was). */
+export function distinctAscending(values: ArrayLike<number>): Float64Array {
+  const sorted = Float64Array.from(values).sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
+  return sorted.slice(0, distinct);
+}

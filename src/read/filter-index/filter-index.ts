@@ -8,6 +8,7 @@
 // keep using the current parts. Changes made while a build or rebuild runs are noted by id and
 // re-applied when the new main part is swapped in, so none is lost.
 import { finalize, Staging, stageRebuild } from './build.js';
+import { distinctAscending } from './bits.js';
 import { keysByPosition, MainPart, numberAt, type KeysByPosition } from './base-columns.js';
 import { orderedPage } from './order.js';
 import {
@@ -48,15 +49,6 @@ function keysOfPart(main: MainPart, slot: number): KeysByPosition {
   let keys = bySlot.get(slot);
   if (keys === undefined) bySlot.set(slot, (keys = keysByPosition(main.keys[slot]!, main.size)));
   return keys;
-}
-
-/** The numbers ascending, each once. */
-function distinctSorted(values: readonly number[]): Float64Array {
-  const sorted = Float64Array.from(values).sort();
-  let distinct = 0;
-  for (let i = 0; i < sorted.length; i++)
-    if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
-  return sorted.slice(0, distinct);
 }
 
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
@@ -241,7 +233,7 @@ export class FilterIndex {
       for (const key of keys) found.push(key);
     }
     for (let i = 0; i < hitCount; i++) found.push(...this.hits[i]!.keys[slot]!);
-    return distinctSorted(found);
+    return distinctAscending(found);
   }
 
   /**

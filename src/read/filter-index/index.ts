@@ -1,5 +1,6 @@
 // The in-memory filter index: exact totals and pages for any filter of one dataset, from memory.
 export { FilterIndex } from './filter-index.js';
+export { distinctAscending } from './bits.js';
 export { RecordMatcher, type CompiledFilter } from './matcher.js';
 export { collationKey, keyHash, searchWords } from '../../catalog/index.js';
 export type {

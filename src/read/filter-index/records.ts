@@ -2,6 +2,7 @@
 // checked and reduced to conditions, and those conditions evaluated on one record (the delta part).
 import { collationKey, keyHash, searchWords } from '../../catalog/index.js';
 import type { ColumnKind, ColumnSpec, IndexFilter, IndexRecord, SortOrder, Term } from './types.js';
+import { distinctAscending, lowerBound } from './bits.js';
 
 export interface Column {
   readonly name: string;
@@ -184,7 +185,7 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
         if (field === 'hashes') {
           const given = (term as { hashes: Float64Array }).hashes;
           // keysOf gives them sorted and distinct already: checked in one pass rather than sorted again.
-          conditions.push({ kind, slot, hashes: isDistinctSorted(given) ? given : distinctSorted(given), sorted: true });
+          conditions.push({ kind, slot, hashes: isDistinctSorted(given) ? given : distinctAscending(given), sorted: true });
           break;
         }
         const keys = field === 'equals' ? [(term as { equals: string }).equals] : (term as { anyOf: readonly string[] }).anyOf;
@@ -213,23 +214,8 @@ function isDistinctSorted(hashes: Float64Array): boolean {
 
 /** Whether an ascending list holds the value (binary search). */
 function sortedHas(sorted: ArrayLike<number>, value: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === value;
-}
-
-/** The hashes ascending, each once (the input is left as it was). */
-function distinctSorted(hashes: Float64Array): Float64Array {
-  const sorted = Float64Array.from(hashes).sort();
-  let distinct = 0;
-  for (let i = 0; i < sorted.length; i++)
-    if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
-  return sorted.subarray(0, distinct);
+  const at = lowerBound(sorted, value);
+  return at < sorted.length && sorted[at] === value;
 }
 
 /** Some word of a sorted word list starts with the prefix. */
