@@ -3,7 +3,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Condition } from '../catalog/index.js';
 import type { IndexRow, IndexSource } from './queries.js';
-import type { ColumnSpec, IndexFilter, IndexRecord, SortOrder, Term } from './filter-index/index.js';
+import type { ColumnSpec, IndexFilter, IndexRecord, KeyValues, SortOrder, Term } from './filter-index/index.js';
 import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
 
 type AnyCondition = Condition<Record<string, unknown>>;
@@ -11,8 +11,12 @@ type AnyCondition = Condition<Record<string, unknown>>;
 /** A condition on the records of another dataset linked to this one's rows (a company's signals). */
 export type LinkedCondition = Extract<AnyCondition, { op: 'linkedFrom' | 'linkedTotal' }>;
 
-/** The keys (as hashes, see FilterIndex.keysOf) of the rows a linked condition holds for. */
-export type LinkedKeys = (condition: LinkedCondition) => Float64Array;
+/**
+ * The rows a linked condition holds for, as a term on the linking key column without its column:
+ * their keys (as hashes, see FilterIndex.keysOf), or a value per key and the least one that holds.
+ */
+export type LinkedTerm = { hashes: Float64Array } | { keyValues: KeyValues; least: number };
+export type LinkedKeys = (condition: LinkedCondition) => LinkedTerm;
 
 /** Any dataset, whatever its types: what the read model keeps per dataset. */
 export interface IndexedDataset {
@@ -66,7 +70,7 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
         if (kind === undefined) throw new Error(`${dataset.name}: ${column} is filtered but not indexed`);
         if (condition.op === 'linkedFrom' || condition.op === 'linkedTotal') {
           if (kind !== 'key' || linked === undefined) throw new Error(`${dataset.name}: ${column} cannot take linked records`);
-          terms.push({ column, hashes: linked(condition) });
+          terms.push({ column, ...linked(condition) });
           continue;
         }
         terms.push(term(condition, kind));

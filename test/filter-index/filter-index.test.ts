@@ -238,15 +238,31 @@ function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, 
   // The keys of the matches and their totals, and those keys narrowing a query again (short and long lists).
   const keys = reference.keysOf(filter, 'site');
   assert.deepEqual([...index.keysOf(filter, 'site')], keys, `keysOf ${label}`);
-  const totals = (map: Map<number, number>) => [...map].sort(([a], [b]) => a - b);
+  const totals = index.keyTotals(filter, 'site', 'amount');
   assert.deepEqual(
-    totals(index.keyTotals(filter, 'site', 'amount')),
-    totals(reference.keyTotals(filter, 'site', 'amount')),
+    [...totals.hashes].map((hash, i) => [hash, totals.values[i]]),
+    [...reference.keyTotals(filter, 'site', 'amount')].sort(([a], [b]) => a - b),
     label,
+  );
+  const latest = index.keyLatest(filter, 'site');
+  assert.deepEqual(
+    [...latest.hashes].map((hash, i) => [hash, latest.values[i]]),
+    [...reference.keyLatest(filter, 'site')].sort(([a], [b]) => a - b),
+    `keyLatest ${label}`,
   );
   for (const hashes of [keys.slice(0, 2), [...keys, ...ABSENT_KEYS]]) {
     const narrowed = { terms: [{ column: 'site', hashes: Float64Array.from(hashes) }] };
     assert.deepEqual(index.query(narrowed, 0, 50), reference.query(narrowed, 0, 50), `hashes ${label}`);
+  }
+  // Those totals and latest dates narrowing a query again, from their least value, a middle one and above all.
+  for (const table of [totals, latest]) {
+    const sorted = [...table.values].sort((a, b) => a - b);
+    for (const least of [-Infinity, sorted[sorted.length >> 1] ?? 0, (sorted[sorted.length - 1] ?? 0) + 1]) {
+      const narrowed = { terms: [{ column: 'site', keyValues: table, least }] };
+      const expected = reference.query(narrowed, 0, 50);
+      assert.deepEqual(index.query(narrowed, 0, 50), expected, `keyValues ${least} ${label}`);
+      assert.deepEqual(index.query(narrowed, 0, 50), expected, `keyValues again ${least} ${label}`);
+    }
   }
 }
 

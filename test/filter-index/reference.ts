@@ -60,6 +60,18 @@ export class ReferenceIndex {
     return totals;
   }
 
+  /** The latest sortAt of the matching records, per key hash. */
+  keyLatest(filter: IndexFilter, keyColumn: string): Map<number, number> {
+    const latest = new Map<number, number>();
+    for (const record of this.records.values()) {
+      if (!this.matches(record, filter)) continue;
+      for (const key of keysOfValue(record.values[keyColumn])) {
+        latest.set(keyHash(key), Math.max(latest.get(keyHash(key)) ?? -Infinity, record.sortAt));
+      }
+    }
+    return latest;
+  }
+
   /** The order of SortOrder's definition: a value first (by it), then nulls; ties and nulls by id; all in `direction`. */
   private compare(order: SortOrder | undefined): (a: IndexRecord, b: IndexRecord) => number {
     const sign = order?.direction === 'asc' ? 1 : -1;
@@ -102,6 +114,13 @@ export class ReferenceIndex {
         return 'min' in term && typeof value === 'number' && value >= term.min;
       case 'key':
         if ('hashes' in term) return strings.some((item) => term.hashes.includes(keyHash(item)));
+        if ('keyValues' in term) {
+          const { hashes, values } = term.keyValues;
+          return strings.some((item) => {
+            const at = hashes.indexOf(keyHash(item));
+            return at >= 0 && values[at]! >= term.least;
+          });
+        }
         if ('anyOf' in term) return strings.some((item) => term.anyOf.includes(item));
         return 'equals' in term && strings.includes(term.equals);
       case 'words': {

@@ -5,6 +5,8 @@
 import { hasBit, lowerBound, lowestBit, popcount, rangeMask, selectBit, setBit, wordCount } from './bits.js';
 import { PackedKeys, sharedCopy, type PackedKeysImage } from './packed-keys.js';
 import { comesBefore, type Condition, type Schema } from './records.js';
+import { numberIndexOf } from './number-buckets.js';
+import type { KeyValues } from './types.js';
 
 export type Codes = Uint8Array | Uint16Array | Int32Array;
 
@@ -181,6 +183,8 @@ export class MainPart {
   private readonly scratchBits: Uint32Array[] = [];
   private candidates = new Int32Array(256);
   private matches = new Int32Array(256);
+  /** Key tables read as number columns by position (a keyValue condition), while the table is kept. */
+  private readonly keyValueColumns = new WeakMap<KeyValues, NumberIndex>();
 
   // What the last evaluate() found: its matches are either `matches[0 .. total)` (listed) or the
   // set bits of `acc` over the words [firstWord, lastWord], with `cumulative` counts before each word.
@@ -325,6 +329,32 @@ export class MainPart {
   }
 
   /** Binds the conditions to this part; null when one of them can match nothing here. */
+  /**
+   * The table's value at each position, by the position's keys (the largest when several are in the
+   * table; null when none is), as a number column: one walk of the key index and the table, both
+   * sorted by hash, made on first use per table and kept as long as the table is.
+   */
+  private keyValueColumn(slot: number, table: KeyValues): NumberIndex {
+    let column = this.keyValueColumns.get(table);
+    if (column !== undefined) return column;
+    const { hashes, positions } = this.keys[slot]!;
+    const values = new Float64Array(this.size).fill(NaN);
+    for (let i = 0, j = 0; i < hashes.length && j < table.hashes.length;) {
+      const hash = hashes[i]!;
+      const want = table.hashes[j]!;
+      if (hash < want) i++;
+      else if (hash > want) j++;
+      else {
+        const position = positions[i++]!;
+        const value = table.values[j]!;
+        if (!(values[position]! >= value)) values[position] = value;
+      }
+    }
+    column = numberIndexOf(values);
+    this.keyValueColumns.set(table, column);
+    return column;
+  }
+
   bind(conditions: readonly Condition[]): BoundTerm[] | null {
     const terms: BoundTerm[] = [];
     for (const condition of conditions) {
@@ -414,6 +444,12 @@ export class MainPart {
             const merged = mergeRuns(positions, runs);
             terms.push({ kind: 'lists', data: merged, offsets: [0, merged.length], first: 0, last: 1, count: merged.length });
           }
+          break;
+        }
+        case 'keyValue': {
+          const index = this.keyValueColumn(condition.slot, condition.table);
+          if (index.thresholds.length === 0) return null;
+          terms.push({ kind: 'number', index, min: condition.least });
           break;
         }
         case 'words': {

@@ -61,3 +61,20 @@ export function distinctAscending(values: ArrayLike<number>): Float64Array {
     if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
   return sorted.slice(0, distinct);
 }
+
+/** The union of two ascending, distinct lists, ascending and distinct, in one walk of both. */
+export function unionAscending(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) out[n++] = a[i++]!;
+    else if (i >= a.length || b[j]! < a[i]!) out[n++] = b[j++]!;
+    else {
+      out[n++] = a[i++]!;
+      j++;
+    }
+  }
+  return out.slice(0, n);
+}

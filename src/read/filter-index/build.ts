@@ -17,13 +17,10 @@ import {
   type TextIndex,
   type WordsIndex,
 } from './base-columns.js';
+import { bucketThresholds, emptyPlanes, writeCodes } from './number-buckets.js';
 import { comesBefore, type PreparedRecord, type Schema } from './records.js';
 import { Float64Column, identity, Int32Column, Slicer, sortIndices } from './time-slicer.js';
 
-/** Buckets per number column (codes 1…255 in 8 bit planes; code 0 is null). See NumberIndex. */
-const NUMBER_BUCKETS = 255;
-/** Values sampled to place the bucket thresholds (they need not be exact quantiles; the first is the exact minimum). */
-const NUMBER_SAMPLE = 16_384;
 /** Rows (or pairs) processed between two looks at the clock. */
 const CHUNK = 4096;
 
@@ -605,36 +602,10 @@ async function finalizeNumber(rowValues: Float64Array, rank: Int32Array, slicer:
       }
     }
   });
-  const raw = { values, codes: null, dictionary: new Float64Array(0) };
-  if (present === 0) return { ...raw, thresholds: new Float64Array(0), planes: [], order: null };
-  const step = Math.max(1, Math.floor(n / NUMBER_SAMPLE));
-  const sampled: number[] = [];
-  for (let p = 0; p < n; p += step) if (values[p] === values[p]) sampled.push(values[p]!);
-  const sample = Float64Array.from(sampled).sort();
-  const thresholds = [min];
-  for (let k = 1; k < NUMBER_BUCKETS; k++) {
-    const value = sample[Math.floor((k * sample.length) / NUMBER_BUCKETS)];
-    if (value !== undefined && value > thresholds[thresholds.length - 1]!) thresholds.push(value);
-  }
-  // A record's code is 1 + the index of the last threshold at or below its value; bit i of the code
-  // goes into plane i.
-  const planes = Array.from({ length: 32 - Math.clz32(thresholds.length) }, () => new Uint32Array(wordCount(n)));
-  await chunked(n, slicer, (from, to) => {
-    for (let p = from; p < to; p++) {
-      const value = values[p]!;
-      if (value !== value) continue;
-      let lo = 0;
-      let hi = thresholds.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >>> 1;
-        if (thresholds[mid]! <= value) lo = mid;
-        else hi = mid - 1;
-      }
-      const bit = 1 << (p & 31);
-      for (let code = lo + 1, plane = 0; code !== 0; code >>>= 1, plane++) if ((code & 1) !== 0) planes[plane]![p >>> 5]! |= bit;
-    }
-  });
-  return { ...raw, thresholds: Float64Array.from(thresholds), planes, order: null };
+  const thresholds = bucketThresholds(values, min, present);
+  const planes = emptyPlanes(thresholds, n);
+  await chunked(n, slicer, (from, to) => writeCodes(values, thresholds, planes, from, to));
+  return { values, codes: null, dictionary: new Float64Array(0), thresholds, planes, order: null };
 }
 
 /**

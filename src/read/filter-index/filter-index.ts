@@ -8,7 +8,7 @@
 // keep using the current parts. Changes made while a build or rebuild runs are noted by id and
 // re-applied when the new main part is swapped in, so none is lost.
 import { finalize, Staging, stageRebuild } from './build.js';
-import { distinctAscending } from './bits.js';
+import { distinctAscending, lowerBound, unionAscending } from './bits.js';
 import { keysByPosition, MainPart, numberAt, type KeysByPosition } from './base-columns.js';
 import { orderedPage } from './order.js';
 import {
@@ -28,6 +28,7 @@ import type {
   IndexFilter,
   IndexRecord,
   IndexState,
+  KeyValues,
   MainSwap,
   QueryResult,
   SortOrder,
@@ -212,7 +213,6 @@ export class FilterIndex {
     const { main } = this;
     const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
     const hitCount = this.matchDelta(prepared);
-    const found: number[] = [];
     if (mainTotal > 0) {
       // Each match marks its keys' ordinals; the marked ones, in order, are the distinct keys ascending.
       const { distinct, offsets, ordinals } = keysOfPart(main, slot);
@@ -230,50 +230,113 @@ export class FilterIndex {
       const keys = new Float64Array(count);
       for (let i = 0, n = 0; n < count; i++) if (marked[i] === 1) keys[n++] = distinct[i]!;
       if (hitCount === 0) return keys;
-      for (const key of keys) found.push(key);
+      // The delta's few matches are merged in, not sorted with the main part's many.
+      const found: number[] = [];
+      for (let i = 0; i < hitCount; i++) found.push(...this.hits[i]!.keys[slot]!);
+      return unionAscending(keys, distinctAscending(found));
     }
+    const found: number[] = [];
     for (let i = 0; i < hitCount; i++) found.push(...this.hits[i]!.keys[slot]!);
     return distinctAscending(found);
   }
 
   /**
-   * The sum of a `number` column over every record matching the filter, per key of a `key` column
-   * (by hash): what a company's funding rounds add up to. Null values add nothing; records without a
-   * key are left out.
+   * The sum of a `number` column over every record matching the filter, per key of a `key` column:
+   * the keys' hashes ascending and their totals at the same index (what a company's funding rounds
+   * add up to). Null values add nothing; records without a key are left out. Arrays, not a map: a
+   * filter over every record can reach most of the keys.
    */
-  keyTotals(filter: IndexFilter, keyColumn: string, numberColumn: string): Map<number, number> {
-    const slot = this.keySlot(keyColumn);
+  keyTotals(filter: IndexFilter, keyColumn: string, numberColumn: string): KeyValues {
     const number = this.schema.byName.get(numberColumn);
     if (number?.kind !== 'number') throw new TypeError(`keyTotals: ${numberColumn} is not a number column`);
+    const values = this.main.numbers[number.slot]!;
+    return this.perKey(
+      filter,
+      keyColumn,
+      'sum',
+      (position) => numberAt(values, position),
+      (record) => record.numbers[number.slot]!,
+    );
+  }
+
+  /**
+   * The latest `sortAt` of the records matching the filter, per key of a `key` column: the keys'
+   * hashes ascending and their latest at the same index (when a company last raised). A window on
+   * sortAt is then a comparison per key, not a new read of every record.
+   */
+  keyLatest(filter: IndexFilter, keyColumn: string): KeyValues {
+    const { sortAt } = this.main;
+    return this.perKey(
+      filter,
+      keyColumn,
+      'max',
+      (position) => sortAt[position]!,
+      (record) => record.sortAt,
+    );
+  }
+
+  /** One value per key over the matching records (NaN values left out): their sum or their largest. */
+  private perKey(
+    filter: IndexFilter,
+    keyColumn: string,
+    reduce: 'sum' | 'max',
+    mainValue: (position: number) => number,
+    deltaValue: (record: PreparedRecord) => number,
+  ): KeyValues {
+    const slot = this.keySlot(keyColumn);
     const prepared = prepareFilter(this.schema, filter);
     const { main } = this;
     const mainTotal = main.evaluate(main.bind(prepared.conditions), prepared.sortFrom, prepared.sortBefore, this.selectiveShare);
     const hitCount = this.matchDelta(prepared);
-    const totals = new Map<number, number>();
+    const { distinct, offsets, ordinals } = keysOfPart(main, slot);
+    const start = reduce === 'sum' ? 0 : -Infinity;
+    const combine = reduce === 'sum' ? (a: number, b: number) => a + b : Math.max;
+    const reduced = new Float64Array(distinct.length).fill(start);
+    const touched = new Uint8Array(distinct.length);
+    let count = 0;
+    const add = (ordinal: number, value: number) => {
+      reduced[ordinal] = combine(reduced[ordinal]!, value);
+      if (touched[ordinal] === 0) count++;
+      touched[ordinal] = 1;
+    };
     if (mainTotal > 0) {
-      const { distinct, offsets, ordinals } = keysOfPart(main, slot);
-      const sums = new Float64Array(distinct.length);
-      const touched = new Uint8Array(distinct.length);
-      const values = main.numbers[number.slot]!;
       const positions = new Int32Array(mainTotal);
       main.matchPositions(positions);
       for (const position of positions) {
-        const value = numberAt(values, position);
+        const value = mainValue(position);
         if (Number.isNaN(value)) continue;
-        for (let k = offsets[position]!; k < offsets[position + 1]!; k++) {
-          sums[ordinals[k]!]! += value;
-          touched[ordinals[k]!] = 1;
-        }
+        for (let k = offsets[position]!; k < offsets[position + 1]!; k++) add(ordinals[k]!, value);
       }
-      for (let i = 0; i < distinct.length; i++) if (touched[i] === 1) totals.set(distinct[i]!, sums[i]!);
     }
+    // The delta's keys: most are keys of the main part too; the others are reduced apart.
+    const others = new Map<number, number>();
     for (let i = 0; i < hitCount; i++) {
       const record = this.hits[i]!;
-      const value = record.numbers[number.slot]!;
+      const value = deltaValue(record);
       if (Number.isNaN(value)) continue;
-      for (const hash of record.keys[slot]!) totals.set(hash, (totals.get(hash) ?? 0) + value);
+      for (const hash of record.keys[slot]!) {
+        const at = lowerBound(distinct, hash);
+        if (at < distinct.length && distinct[at] === hash) add(at, value);
+        else others.set(hash, combine(others.get(hash) ?? start, value));
+      }
     }
-    return totals;
+    const otherHashes = distinctAscending([...others.keys()]);
+    const hashes = new Float64Array(count + otherHashes.length);
+    const values = new Float64Array(hashes.length);
+    // Both lists are ascending and disjoint: merged in one walk.
+    let i = 0;
+    let j = 0;
+    for (let n = 0; n < hashes.length; n++) {
+      while (i < distinct.length && touched[i] === 0) i++;
+      if (j >= otherHashes.length || (i < distinct.length && distinct[i]! < otherHashes[j]!)) {
+        hashes[n] = distinct[i]!;
+        values[n] = reduced[i++]!;
+      } else {
+        hashes[n] = otherHashes[j]!;
+        values[n] = others.get(otherHashes[j++]!)!;
+      }
+    }
+    return { hashes, values };
   }
 
   private keySlot(column: string): number {

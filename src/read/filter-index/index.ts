@@ -11,6 +11,7 @@ export type {
   IndexFilter,
   IndexRecord,
   IndexState,
+  KeyValues,
   MainSwap,
   QueryResult,
   SortOrder,

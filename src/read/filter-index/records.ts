@@ -1,7 +1,7 @@
 // Columns resolved against their kind, records checked and reduced to what the index keeps, filters
 // checked and reduced to conditions, and those conditions evaluated on one record (the delta part).
 import { collationKey, keyHash, searchWords } from '../../catalog/index.js';
-import type { ColumnKind, ColumnSpec, IndexFilter, IndexRecord, SortOrder, Term } from './types.js';
+import type { ColumnKind, ColumnSpec, IndexFilter, IndexRecord, KeyValues, SortOrder, Term } from './types.js';
 import { distinctAscending, lowerBound } from './bits.js';
 
 export interface Column {
@@ -135,6 +135,8 @@ export type Condition =
    * up by binary search, and a long list is merged with the part's sorted keys.
    */
   | { readonly kind: 'key'; readonly slot: number; readonly hashes: ArrayLike<number>; readonly sorted?: true }
+  /** Some key of the record has a value of at least `least` in `table`. */
+  | { readonly kind: 'keyValue'; readonly slot: number; readonly table: KeyValues; readonly least: number }
   /** One word of a words query: some word of the record's text must start with it. */
   | { readonly kind: 'words'; readonly slot: number; readonly prefix: string };
 
@@ -144,7 +146,7 @@ export interface PreparedFilter {
   readonly conditions: readonly Condition[];
 }
 
-type TermField = 'anyOf' | 'noneOf' | 'min' | 'max' | 'equals' | 'words' | 'hashes';
+type TermField = 'anyOf' | 'noneOf' | 'min' | 'max' | 'equals' | 'words' | 'hashes' | 'keyValues';
 
 /** The one of `fields` the term has; a TypeError when it has none of them. */
 function expect<F extends TermField>(column: Column, term: Term, ...fields: F[]): F {
@@ -181,7 +183,14 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
       case 'text':
         throw new TypeError(`filter on ${column.name}: a text column orders pages; it is not filtered`);
       case 'key': {
-        const field = expect(column, term, 'equals', 'anyOf', 'hashes');
+        const field = expect(column, term, 'equals', 'anyOf', 'hashes', 'keyValues');
+        if (field === 'keyValues') {
+          const { keyValues, least } = term as { keyValues: KeyValues; least: number };
+          if (typeof least !== 'number' || Number.isNaN(least))
+            throw new TypeError(`filter on ${column.name}: least must be a number`);
+          conditions.push({ kind: 'keyValue', slot, table: keyValues, least });
+          break;
+        }
         if (field === 'hashes') {
           const given = (term as { hashes: Float64Array }).hashes;
           // keysOf gives them sorted and distinct already: checked in one pass rather than sorted again.
@@ -265,6 +274,15 @@ export function recordMatches(record: PreparedRecord, conditions: readonly Condi
           ? (hash: number) => sortedHas(hashes, hash)
           : (hash: number) => Array.prototype.includes.call(hashes, hash);
         if (!record.keys[condition.slot]!.some(has)) return false;
+        break;
+      }
+      case 'keyValue': {
+        const { hashes, values } = condition.table;
+        const atLeast = (hash: number) => {
+          const at = lowerBound(hashes, hash);
+          return at < hashes.length && hashes[at] === hash && values[at]! >= condition.least;
+        };
+        if (!record.keys[condition.slot]!.some(atLeast)) return false;
         break;
       }
       case 'words':

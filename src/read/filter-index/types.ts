@@ -64,7 +64,20 @@ export type Term =
    * them: how one index's matches narrow another's (a company's signals narrow the companies).
    * An empty list matches nothing.
    */
-  | { readonly column: string; readonly hashes: Float64Array };
+  | { readonly column: string; readonly hashes: Float64Array }
+  /**
+   * A `key` column holding a key whose value in `keyValues` is at least `least`: how a company's
+   * latest signal or total narrows the companies ("raised since", "raised at least"). A key absent
+   * from the table matches nothing. The index reads the table once per main part into a number
+   * column by position, so asking again with another `least` costs what a number term costs.
+   */
+  | { readonly column: string; readonly keyValues: KeyValues; readonly least: number };
+
+/** Keys (hashes, ascending and distinct) and a value each at the same index. Never changed once made. */
+export interface KeyValues {
+  readonly hashes: Float64Array;
+  readonly values: Float64Array;
+}
 
 export interface IndexFilter {
   /** Inclusive lower bound on sortAt. */
