@@ -146,10 +146,11 @@ const LINKED_KEYS_BYTES = 32 * 1024 * 1024;
  * the linked dataset's index is unchanged: each company's latest matching signal (for a window from
  * a date) or its total (for a threshold). Asking "raised since" with another date, or "raised at
  * least" another sum, is then a number term on the companies instead of a new read of every signal.
- * 16 bytes a company with such signals, and 9 a company for the column the companies' index reads
- * the table into; per thread.
+ * 16 bytes a company with such signals, and what the companies' index reads the table into; per
+ * thread. Sized for the tables of a whole mix of questions (every round type, department and
+ * seniority: about a hundred tables on the large set), so that a question is rarely read afresh.
  */
-const LINKED_VALUES_BYTES = 64 * 1024 * 1024;
+const LINKED_VALUES_BYTES = 128 * 1024 * 1024;
 
 interface LinkedValuesKept {
   version: number;
@@ -201,7 +202,10 @@ export class ReadModel {
   });
   private readonly linkedValues = new LRUCache<string, LinkedValuesKept>({
     maxSize: LINKED_VALUES_BYTES,
-    sizeCalculation: (kept) => kept.table.hashes.byteLength + kept.table.values.byteLength + 9 * kept.outerSize + 64,
+    // The table, and what the index it narrows reads it into (see MainPart.keyValuesRead): a column
+    // of 9 bytes a record when it reaches many, its entries' positions (8 bytes an entry) when few.
+    sizeCalculation: ({ table, outerSize }) =>
+      16 * table.hashes.length + (table.hashes.length > outerSize / 4 ? 9 * outerSize : 8 * table.hashes.length) + 64,
   });
   /** The names a dataset's documents are kept under in `documents`: the dataset's, and one per view served. */
   private readonly cacheNames = new Map<string, Set<string>>();
@@ -422,7 +426,7 @@ export class ReadModel {
   /**
    * A linked condition as a term on the company key, and what the filter key says of it. A window
    * from a date and a threshold compare each company's latest signal or total, kept per condition
-   * without them (see LinkedValuesKept); a window with an end reads the signals in it.
+   * without them (see LinkedValuesKept); a window ending before some signal reads the signals in it.
    */
   private termOfLinked(condition: LinkedCondition, outerSize: number): { term: LinkedTerm; tag: string } {
     const part = this.part(condition.dataset);
@@ -433,7 +437,7 @@ export class ReadModel {
       );
       return { term: { keyValues: totals.table, least: condition.atLeast }, tag: totals.tag };
     }
-    const window = splitWindow(condition.conditions);
+    const window = splitWindow(condition.conditions, part.index.latestSortAt);
     if (window === undefined) {
       const kept = this.keysOfLinked(part, condition);
       return { term: { hashes: kept.hashes }, tag: kept.tag };
@@ -611,18 +615,20 @@ function assemble(ids: readonly number[], docs: ReadonlyMap<number, string>): st
 }
 
 /**
- * A linked condition's window from a date, apart from its other conditions; undefined when the
- * window also has an end (rare: a preset such as last year), which is read with the records.
+ * A linked condition's window from a date, apart from its other conditions. An end of the window
+ * after every record of the dataset (`latest`, as a preset's "tomorrow" is) says nothing and is
+ * dropped; undefined when the window ends before some record, which is then read with the records.
  */
 function splitWindow(
   conditions: readonly Condition<Record<string, unknown>>[],
+  latest: number,
 ): { from: number; rest: Condition<Record<string, unknown>>[] } | undefined {
   let from = -Infinity;
   const rest: Condition<Record<string, unknown>>[] = [];
   for (const condition of conditions) {
     if (condition.column !== 'sort_at') rest.push(condition);
     else if (condition.op === 'atLeast') from = Math.max(from, Date.parse(String(condition.value)));
-    else return undefined;
+    else if (!(condition.op === 'below' && Date.parse(String(condition.value)) > latest)) return undefined;
   }
   return { from, rest };
 }

@@ -5,7 +5,16 @@
 export type Row = Record<string, any>;
 
 export interface Queryable {
-  query<T extends object = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends object = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
+}
+
+export interface QueryOptions {
+  /**
+   * Prepare the statement under this name, once per connection (PostgreSQL; PGlite ignores it):
+   * after a few runs the server reuses one plan instead of planning each run. For a statement of
+   * fixed text asked on every request whose planning costs more than its run (many subqueries).
+   */
+  readonly prepared?: string;
 }
 
 /** A connection inside an open transaction. */

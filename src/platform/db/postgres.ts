@@ -1,5 +1,12 @@
 import pg from 'pg';
-import { DatabaseUnavailableError, QueryTimeoutError, type Database, type Row, type Transaction } from './port.js';
+import {
+  DatabaseUnavailableError,
+  QueryTimeoutError,
+  type Database,
+  type QueryOptions,
+  type Row,
+  type Transaction,
+} from './port.js';
 
 // int8 (counts, amounts) as JS numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -120,11 +127,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     kind: 'postgres',
     // One budget for waiting on the pool and running the statement, so a request never waits
     // for a connection first and then a whole timeout again on it.
-    query: <T extends object>(sql: string, params?: readonly unknown[]) => {
+    query: <T extends object>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
       const deadline = performance.now() + answerTimeoutMs;
+      const name = options?.prepared === undefined ? {} : { name: options.prepared };
       return withClient((client) => {
         const remaining = answerTimeoutMs ? { query_timeout: Math.max(1, Math.round(deadline - performance.now())) } : {};
-        return rows<T>(client, { text: sql, values: params as unknown[] | undefined, ...remaining });
+        return rows<T>(client, { text: sql, values: params as unknown[] | undefined, ...name, ...remaining });
       });
     },
     async exec(sql) {

@@ -183,8 +183,8 @@ export class MainPart {
   private readonly scratchBits: Uint32Array[] = [];
   private candidates = new Int32Array(256);
   private matches = new Int32Array(256);
-  /** Key tables read as number columns by position (a keyValue condition), while the table is kept. */
-  private readonly keyValueColumns = new WeakMap<KeyValues, NumberIndex>();
+  /** Key tables read against this part's positions (a keyValue condition), while the table is kept. */
+  private readonly keyValueReads = new WeakMap<KeyValues, KeyValuesRead>();
 
   // What the last evaluate() found: its matches are either `matches[0 .. total)` (listed) or the
   // set bits of `acc` over the words [firstWord, lastWord], with `cumulative` counts before each word.
@@ -330,29 +330,67 @@ export class MainPart {
 
   /** Binds the conditions to this part; null when one of them can match nothing here. */
   /**
-   * The table's value at each position, by the position's keys (the largest when several are in the
-   * table; null when none is), as a number column: one walk of the key index and the table, both
-   * sorted by hash, made on first use per table and kept as long as the table is.
+   * A key table against this part's positions, made on first use per table (one walk of the key
+   * index and the table, both sorted by hash) and kept as long as the table is. A table reaching
+   * many positions becomes a number column (a position's value is its keys' largest in the table):
+   * a threshold is then a word-parallel number term. A table reaching few keeps each entry's
+   * positions, and a threshold sets the bits of the entries at or above it.
    */
-  private keyValueColumn(slot: number, table: KeyValues): NumberIndex {
-    let column = this.keyValueColumns.get(table);
-    if (column !== undefined) return column;
+  private keyValuesRead(slot: number, table: KeyValues): KeyValuesRead {
+    let read = this.keyValueReads.get(table);
+    if (read !== undefined) return read;
     const { hashes, positions } = this.keys[slot]!;
-    const values = new Float64Array(this.size).fill(NaN);
-    for (let i = 0, j = 0; i < hashes.length && j < table.hashes.length;) {
-      const hash = hashes[i]!;
+    // Entry j's positions are pairs [first[j], last[j]) of the key index.
+    const first = new Int32Array(table.hashes.length);
+    const last = new Int32Array(table.hashes.length);
+    let reached = 0;
+    for (let i = 0, j = 0; j < table.hashes.length; j++) {
       const want = table.hashes[j]!;
-      if (hash < want) i++;
-      else if (hash > want) j++;
-      else {
-        const position = positions[i++]!;
+      i = lowerBound(hashes, want, i);
+      first[j] = i;
+      while (i < hashes.length && hashes[i] === want) i++;
+      last[j] = i;
+      reached += i - first[j]!;
+    }
+    if (reached > this.size / SPARSE_KEY_VALUES) {
+      const values = new Float64Array(this.size).fill(NaN);
+      for (let j = 0; j < table.hashes.length; j++) {
         const value = table.values[j]!;
-        if (!(values[position]! >= value)) values[position] = value;
+        for (let k = first[j]!; k < last[j]!; k++) {
+          const position = positions[k]!;
+          if (!(values[position]! >= value)) values[position] = value;
+        }
+      }
+      read = { column: numberIndexOf(values) };
+    } else {
+      const offsets = new Int32Array(table.hashes.length + 1);
+      const reachedPositions = new Int32Array(reached);
+      for (let j = 0, n = 0; j < table.hashes.length; j++) {
+        for (let k = first[j]!; k < last[j]!; k++) reachedPositions[n++] = positions[k]!;
+        offsets[j + 1] = n;
+      }
+      read = { offsets, positions: reachedPositions };
+    }
+    this.keyValueReads.set(table, read);
+    return read;
+  }
+
+  /** The bits of the positions whose keys have a value of at least `least` in the table; null when none has. */
+  private keyValuesBits(
+    read: { offsets: Int32Array; positions: Int32Array },
+    table: KeyValues,
+    least: number,
+  ): Uint32Array | null {
+    const bits = new Uint32Array(wordCount(this.size));
+    let any = false;
+    for (let j = 0; j < table.values.length; j++) {
+      if (!(table.values[j]! >= least)) continue;
+      for (let k = read.offsets[j]!; k < read.offsets[j + 1]!; k++) {
+        setBit(bits, read.positions[k]!);
+        any = true;
       }
     }
-    column = numberIndexOf(values);
-    this.keyValueColumns.set(table, column);
-    return column;
+    return any ? bits : null;
   }
 
   bind(conditions: readonly Condition[]): BoundTerm[] | null {
@@ -447,9 +485,15 @@ export class MainPart {
           break;
         }
         case 'keyValue': {
-          const index = this.keyValueColumn(condition.slot, condition.table);
-          if (index.thresholds.length === 0) return null;
-          terms.push({ kind: 'number', index, min: condition.least });
+          const read = this.keyValuesRead(condition.slot, condition.table);
+          if ('column' in read) {
+            if (read.column.thresholds.length === 0) return null;
+            terms.push({ kind: 'number', index: read.column, min: condition.least });
+          } else {
+            const bits = this.keyValuesBits(read, condition.table, condition.least);
+            if (bits === null) return null;
+            terms.push({ kind: 'bits', sets: [bits], codes: null, accepted: null });
+          }
           break;
         }
         case 'words': {
@@ -833,6 +877,15 @@ function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord
   }
   return any;
 }
+
+/**
+ * A key table reaching more than 1 in this many positions is read as a number column (9 bytes a
+ * position); one reaching fewer keeps its positions (8 bytes an entry or fewer) and sets bits per request.
+ */
+export const SPARSE_KEY_VALUES = 4;
+
+/** How a part reads a key table: as a number column by position, or as each entry's positions. */
+type KeyValuesRead = { column: NumberIndex } | { offsets: Int32Array; positions: Int32Array };
 
 /** Above this many sorted keys, a key condition merges them with the index's keys instead of a search each. */
 const MERGED_KEYS = 16;

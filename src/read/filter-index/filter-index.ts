@@ -122,6 +122,16 @@ export class FilterIndex {
     return this.main.liveCount + this.delta.length;
   }
 
+  /**
+   * No record has a sortAt above this (-Infinity when there is none): the main part's first, its
+   * latest, or a later one upserted since. A removed record may still count; the bound holds.
+   */
+  get latestSortAt(): number {
+    let latest = this.main.size > 0 ? this.main.sortAt[0]! : -Infinity;
+    for (const record of this.delta) latest = Math.max(latest, record.sortAt);
+    return latest;
+  }
+
   /** Records upserted since the main part was built. */
   get deltaSize(): number {
     return this.delta.length;
