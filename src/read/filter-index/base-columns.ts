@@ -344,9 +344,12 @@ export class MainPart {
     const first = new Int32Array(table.hashes.length);
     const last = new Int32Array(table.hashes.length);
     let reached = 0;
+    // A long table is merged with the index's pairs in one walk; a short one looks each entry up.
+    const walk = table.hashes.length * 16 > hashes.length;
     for (let i = 0, j = 0; j < table.hashes.length; j++) {
       const want = table.hashes[j]!;
-      i = lowerBound(hashes, want, i);
+      if (walk) while (i < hashes.length && hashes[i]! < want) i++;
+      else i = lowerBound(hashes, want, i);
       first[j] = i;
       while (i < hashes.length && hashes[i] === want) i++;
       last[j] = i;
