@@ -29,8 +29,9 @@ import {
 } from './dataset-index-filter.js';
 import { DATASETS } from '../catalog/index.js';
 import {
-  distinctAscending,
   FilterIndex,
+  SPARSE_KEY_VALUES,
+  unionAscending,
   type FilterIndexOptions,
   type IndexFilter,
   type IndexState,
@@ -205,7 +206,9 @@ export class ReadModel {
     // The table, and what the index it narrows reads it into (see MainPart.keyValuesRead): a column
     // of 9 bytes a record when it reaches many, its entries' positions (8 bytes an entry) when few.
     sizeCalculation: ({ table, outerSize }) =>
-      16 * table.hashes.length + (table.hashes.length > outerSize / 4 ? 9 * outerSize : 8 * table.hashes.length) + 64,
+      16 * table.hashes.length +
+      (table.hashes.length > outerSize / SPARSE_KEY_VALUES ? 9 * outerSize : 8 * table.hashes.length) +
+      64,
   });
   /** The names a dataset's documents are kept under in `documents`: the dataset's, and one per view served. */
   private readonly cacheNames = new Map<string, Set<string>>();
@@ -456,8 +459,8 @@ export class ReadModel {
     if (kept !== undefined && kept.version === part.version) return kept;
     const filter = part.dataset.indexFilter(condition.conditions);
     const lists = condition.links.map((link) => part.index.keysOf(filter, link));
-    // Kept sorted and distinct, as a hashes term reads them: sorted once here, not on every request.
-    const hashes = lists.length === 1 ? lists[0]! : distinctAscending(lists.flatMap((list) => [...list]));
+    // Kept sorted and distinct, as a hashes term reads them: merged once here, not on every request.
+    const hashes = lists.reduce(unionAscending);
     const fresh = { version: part.version, hashes, tag: `${cacheKey}@${part.version}` };
     this.linkedKeys.set(cacheKey, fresh);
     return fresh;

@@ -328,7 +328,6 @@ export class MainPart {
     return lo;
   }
 
-  /** Binds the conditions to this part; null when one of them can match nothing here. */
   /**
    * A key table against this part's positions, made on first use per table (one walk of the key
    * index and the table, both sorted by hash) and kept as long as the table is. A table reaching
@@ -396,6 +395,7 @@ export class MainPart {
     return any ? bits : null;
   }
 
+  /** Binds the conditions to this part; null when one of them can match nothing here. */
   bind(conditions: readonly Condition[]): BoundTerm[] | null {
     const terms: BoundTerm[] = [];
     for (const condition of conditions) {

@@ -52,6 +52,19 @@ function keysOfPart(main: MainPart, slot: number): KeysByPosition {
   return keys;
 }
 
+/**
+ * Takes a value into a key's slot: its first value as it is, the next ones added to it (`sum`) or
+ * kept when larger. A plain function, not a closure: it runs once per matching record, up to
+ * millions of times a call.
+ */
+function reduceInto(reduced: Float64Array, touched: Uint8Array, ordinal: number, value: number, sum: boolean): void {
+  if (touched[ordinal] === 0) {
+    touched[ordinal] = 1;
+    reduced[ordinal] = value;
+  } else if (sum) reduced[ordinal]! += value;
+  else if (value > reduced[ordinal]!) reduced[ordinal] = value;
+}
+
 /** Rough size of one delta record (object, arrays and strings) for bytesUsed(). */
 const DELTA_RECORD_BYTES = 256;
 
@@ -300,37 +313,19 @@ export class FilterIndex {
     const hitCount = this.matchDelta(prepared);
     const { distinct, offsets, ordinals } = keysOfPart(main, slot);
     const sum = reduce === 'sum';
-    const combine = sum ? (a: number, b: number) => a + b : Math.max;
-    // A key's first value is taken as it is; the next ones are added to it or kept if larger.
     const reduced = new Float64Array(distinct.length);
     const touched = new Uint8Array(distinct.length);
-    let count = 0;
-    const add = (ordinal: number, value: number) => {
-      if (touched[ordinal] === 0) {
-        touched[ordinal] = 1;
-        count++;
-        reduced[ordinal] = value;
-      } else if (sum) reduced[ordinal]! += value;
-      else if (value > reduced[ordinal]!) reduced[ordinal] = value;
-    };
     if (mainTotal > 0) {
       const positions = new Int32Array(mainTotal);
       main.matchPositions(positions);
       const values = new Float64Array(mainTotal);
       for (let m = 0; m < mainTotal; m++) values[m] = mainValue(positions[m]!);
-      // The same as add, written out: this loop runs once per matching record, up to millions of times.
       for (let m = 0; m < mainTotal; m++) {
         const value = values[m]!;
         if (value !== value) continue;
         const position = positions[m]!;
         for (let k = offsets[position]!, end = offsets[position + 1]!; k < end; k++) {
-          const ordinal = ordinals[k]!;
-          if (touched[ordinal] === 0) {
-            touched[ordinal] = 1;
-            count++;
-            reduced[ordinal] = value;
-          } else if (sum) reduced[ordinal]! += value;
-          else if (value > reduced[ordinal]!) reduced[ordinal] = value;
+          reduceInto(reduced, touched, ordinals[k]!, value, sum);
         }
       }
     }
@@ -342,14 +337,16 @@ export class FilterIndex {
       if (Number.isNaN(value)) continue;
       for (const hash of record.keys[slot]!) {
         const at = lowerBound(distinct, hash);
-        if (at < distinct.length && distinct[at] === hash) add(at, value);
+        if (at < distinct.length && distinct[at] === hash) reduceInto(reduced, touched, at, value, sum);
         else {
           const before = others.get(hash);
-          others.set(hash, before === undefined ? value : combine(before, value));
+          others.set(hash, before === undefined ? value : sum ? before + value : Math.max(before, value));
         }
       }
     }
     const otherHashes = distinctAscending([...others.keys()]);
+    let count = 0;
+    for (const mark of touched) count += mark;
     const hashes = new Float64Array(count + otherHashes.length);
     const values = new Float64Array(hashes.length);
     // Both lists are ascending and disjoint: merged in one walk.
