@@ -130,9 +130,11 @@ export function appendFields<D extends string | Buffer>(doc: D, fields: readonly
   // The encoded document as it is, the fields spliced in before its last brace: no decoding and
   // encoding again of a document of kilobytes for a few dozen bytes.
   const end = doc.lastIndexOf(0x7d);
-  let first = 0;
-  while (first < end && JSON_SPACE.has(doc[first]!)) first++;
-  const empty = doc.subarray(first + 1, end).every((byte) => JSON_SPACE.has(byte));
+  // Empty when only white space stands between the last brace and the first (read backwards: a
+  // document's last field ends right before its brace, so this stops at once).
+  let last = end - 1;
+  while (last >= 0 && JSON_SPACE.has(doc[last]!)) last--;
+  const empty = last < 0 || doc[last] === 0x7b;
   return Buffer.concat([doc.subarray(0, end), Buffer.from(`${empty ? '' : ','}${added}`), doc.subarray(end)]) as D;
 }
 

@@ -1,6 +1,6 @@
 // Companies: resolving the companies records name (when they are written) to one company each.
-export { CompanyLinker, COMPANY_NAMESPACE, type CompanyLink, type LinkedBatch } from './linker.js';
-export { linkRows, mentionsOf, type RowMentions } from './link-rows.js';
+export { CompanyLinker, COMPANY_NAMESPACE, type CompanyLink, type FetchedCandidates, type LinkedBatch } from './linker.js';
+export { applyLinks, fetchLinks, linkRows, mentionsOf, type RowMentions } from './link-rows.js';
 export { resolveAll, type ResolveOptions, type ResolveReport } from './resolve.js';
 export { companyRoutes } from './routes.js';
 export { companyProfile, type CompanyProfile } from './profiles.js';

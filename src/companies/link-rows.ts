@@ -2,7 +2,7 @@
 // the row, in the link's column and as the fields appended to its served document.
 import { appendFields, type CompanyLinkSpec, type CompanyMention, type CompanyRow, type StoredRow } from '../catalog/index.js';
 import type { Queryable } from '../platform/db/index.js';
-import type { CompanyLinker } from './linker.js';
+import type { CompanyLinker, FetchedCandidates } from './linker.js';
 
 /** A row about to be written, with what its record says of each company it names (one per link). */
 export interface RowMentions<Row> {
@@ -21,11 +21,32 @@ export async function linkRows<Row extends StoredRow>(
   /** Where the companies are read: the writer's transaction when it holds one (see CompanyLinker.link). */
   db?: Queryable,
 ): Promise<CompanyRow[]> {
-  if (entries.length === 0 || links.length === 0) return [];
-  const { links: resolved, companies } = await linker.link(
+  return applyLinks(linker, links, entries, await fetchLinks(linker, links, entries, db));
+}
+
+/** The reads of `linkRows`, which may run ahead of the batches before (see CompanyLinker.fetch). */
+export async function fetchLinks<Row extends StoredRow>(
+  linker: CompanyLinker,
+  links: readonly CompanyLinkSpec<never>[],
+  entries: readonly RowMentions<Row>[],
+  db?: Queryable,
+): Promise<FetchedCandidates | undefined> {
+  if (entries.length === 0 || links.length === 0) return undefined;
+  return linker.fetch(
     entries.flatMap((entry) => entry.mentions),
     db,
   );
+}
+
+/** The rest of `linkRows` once its reads are done, in the order the batches were fetched. */
+export function applyLinks<Row extends StoredRow>(
+  linker: CompanyLinker,
+  links: readonly CompanyLinkSpec<never>[],
+  entries: readonly RowMentions<Row>[],
+  fetched: FetchedCandidates | undefined,
+): CompanyRow[] {
+  if (fetched === undefined) return [];
+  const { links: resolved, companies } = linker.resolve(fetched);
   entries.forEach(({ row }, i) => {
     const fields: [string, string | null][] = [];
     links.forEach((link, j) => {

@@ -83,6 +83,28 @@ function emptyFields(row: CompanyKeyRow): Set<FillField> {
   return empty;
 }
 
+/** Bit i stands for FILL_FIELDS[i]. */
+function emptyMask(row: CompanyKeyRow): number {
+  return (
+    (row.website_key === null ? 1 : 0) |
+    (row.linkedin_key === null ? 2 : 0) |
+    (row.country_key === null ? 4 : 0) |
+    (row.industry_key === null ? 8 : 0) |
+    (row.employee_count === null ? 16 : 0) |
+    (row.founded_year === null ? 32 : 0)
+  );
+}
+
+/** The fields a mention has a value for, as a mask (bit i: FILL_FIELDS[i]). */
+function offeredFields(mention: CompanyMention, keys: CompanyKeys): number {
+  const values = mentionValues(mention, keys);
+  let mask = 0;
+  FILL_FIELDS.forEach((field, i) => {
+    if (values[field] !== null) mask |= 1 << i;
+  });
+  return mask;
+}
+
 function keysOfRecord(record: CompanyRecord): CompanyKeys {
   return mentionKeys({
     name: record.name,
@@ -159,6 +181,16 @@ export interface LinkedBatch {
   companies: CompanyRow[];
 }
 
+/** What `CompanyLinker.fetch` read for a batch of mentions, for `resolve`. */
+export interface FetchedCandidates {
+  /** Each mention with its keys, in order; null where it names no company. */
+  keyed: readonly ({ mention: CompanyMention; keys: CompanyKeys } | null)[];
+  /** The stored companies that have one of the mentions' keys. */
+  stored: readonly CompanyKeyRow[];
+  /** The documents of those a mention may fill, by id. */
+  docs: ReadonlyMap<string, string>;
+}
+
 export class CompanyLinker {
   /** Companies made or filled by this linker and not yet known to be committed, by id. */
   private local = new Map<string, Candidate>();
@@ -176,15 +208,65 @@ export class CompanyLinker {
    * other connection to give), else the store.
    */
   async link(mentions: readonly (CompanyMention | null)[], db: Queryable = this.db): Promise<LinkedBatch> {
+    return this.resolve(await this.fetch(mentions, db));
+  }
+
+  /**
+   * Reads the stored companies these mentions may name: the database half of `link`. It depends on
+   * nothing this linker made or filled (its own versions win in `resolve`), so an import may read
+   * the next batch's candidates while it still works on this one; each fetched batch must then be
+   * resolved in the order the batches were fetched.
+   */
+  async fetch(mentions: readonly (CompanyMention | null)[], db: Queryable = this.db): Promise<FetchedCandidates> {
     const keyed = mentions.map((mention) => {
       if (mention === null) return null;
       const keys = mentionKeys(mention);
       return keys.domain === null && keys.linkedin === null && keys.name === null ? null : { mention, keys };
     });
-    const index = await this.candidates(
+    const present = keyed.filter((entry) => entry !== null);
+    const domains = new Set<string>();
+    const linkedins = new Set<string>();
+    const names = new Set<string>();
+    // The fields the batch's mentions could fill (a mask of FILL_FIELDS), by each key they have: a
+    // stored company's document is read only when a mention that may find it has a value for one
+    // of its empty fields.
+    const offered = new Map<string, number>();
+    const offer = (key: string, fields: number) => offered.set(key, (offered.get(key) ?? 0) | fields);
+    for (const { mention, keys } of present) {
+      const fields = offeredFields(mention, keys);
+      if (keys.domain !== null) {
+        domains.add(keys.domain);
+        if (fields !== 0) offer(`d:${keys.domain}`, fields);
+      }
+      if (keys.linkedin !== null) {
+        linkedins.add(keys.linkedin);
+        if (fields !== 0) offer(`l:${keys.linkedin}`, fields);
+      }
+      if (keys.name !== null) {
+        names.add(keys.name);
+        if (fields !== 0) offer(`n:${keys.name}`, fields);
+      }
+    }
+    const stored = await companiesByKeys(db, { domains: [...domains], linkedins: [...linkedins], names: [...names] });
+    const mayFill = (row: CompanyKeyRow) => {
+      const empty = emptyMask(row);
+      return (
+        empty !== 0 &&
+        (((offered.get(`d:${row.website_key}`) ?? 0) & empty) !== 0 ||
+          ((offered.get(`l:${row.linkedin_key}`) ?? 0) & empty) !== 0 ||
+          ((offered.get(`n:${row.name_key}`) ?? 0) & empty) !== 0)
+      );
+    };
+    const docs = await companyDocuments(
       db,
-      keyed.flatMap((entry) => (entry ? [entry] : [])),
+      stored.filter(mayFill).map((row) => row.record_id),
     );
+    return { keyed, stored, docs };
+  }
+
+  /** Links the fetched mentions: the work of `link` after its reads, on this linker's own state. */
+  resolve({ keyed, stored, docs }: FetchedCandidates): LinkedBatch {
+    const index = this.candidates(keyed, stored, docs);
     const touched = new Set<Candidate>();
     const links = keyed.map((entry): CompanyLink => {
       if (entry === null) return { companyId: null, match: 'none' };
@@ -219,43 +301,14 @@ export class CompanyLinker {
   }
 
   /** The stored and the local candidates of these keys, indexed; the local version of a company wins. */
-  private async candidates(
-    db: Queryable,
-    mentions: readonly { mention: CompanyMention; keys: CompanyKeys }[],
-  ): Promise<KeyIndex> {
-    const keys = mentions.map((entry) => entry.keys);
-    const unique = (pick: (k: CompanyKeys) => string | null) => [...new Set(keys.map(pick).filter((k) => k !== null))];
-    const wanted = { domains: unique((k) => k.domain), linkedins: unique((k) => k.linkedin), names: unique((k) => k.name) };
-    const stored = await companiesByKeys(db, wanted);
-    // The fields the batch's mentions could fill, by each key they have: a stored company's document
-    // is read only when a mention that may find it has a value for one of its empty fields.
-    const offered = new Map<string, Set<FillField>>();
-    for (const { mention, keys: k } of mentions) {
-      const values = mentionValues(mention, k);
-      const fields = FILL_FIELDS.filter((field) => values[field] !== null);
-      if (fields.length === 0) continue;
-      for (const key of [k.domain && `d:${k.domain}`, k.linkedin && `l:${k.linkedin}`, k.name && `n:${k.name}`]) {
-        if (!key) continue;
-        const set = offered.get(key) ?? new Set<FillField>();
-        for (const field of fields) set.add(field);
-        offered.set(key, set);
-      }
-    }
-    const mayFill = (row: CompanyKeyRow) => {
-      const empty = emptyFields(row);
-      return [`d:${row.website_key}`, `l:${row.linkedin_key}`, `n:${row.name_key}`].some((key) =>
-        [...(offered.get(key) ?? [])].some((field) => empty.has(field)),
-      );
-    };
-    const fillable = stored.filter((row) => !this.local.has(row.record_id) && mayFill(row));
-    const docs = await companyDocuments(
-      db,
-      fillable.map((row) => row.record_id),
-    );
+  private candidates(
+    keyed: FetchedCandidates['keyed'],
+    stored: readonly CompanyKeyRow[],
+    docs: ReadonlyMap<string, string>,
+  ): KeyIndex {
     const index = new KeyIndex();
     for (const row of stored) {
-      const local = this.local.get(row.record_id);
-      if (local) continue;
+      if (this.local.has(row.record_id)) continue;
       const doc = docs.get(row.record_id);
       index.add({
         recordId: row.record_id,
@@ -266,14 +319,12 @@ export class CompanyLinker {
         record: doc === undefined ? undefined : (JSON.parse(doc) as CompanyRecord),
       });
     }
-    for (const k of keys) {
-      for (const [map, key] of [
-        [this.localIndex.domain, k.domain],
-        [this.localIndex.linkedin, k.linkedin],
-        [this.localIndex.name, k.name],
-      ] as const) {
-        if (key !== null) for (const candidate of map.get(key) ?? []) index.add(candidate);
-      }
+    for (const entry of keyed) {
+      if (entry === null) continue;
+      const k = entry.keys;
+      if (k.domain !== null) for (const candidate of this.localIndex.domain.get(k.domain) ?? []) index.add(candidate);
+      if (k.linkedin !== null) for (const candidate of this.localIndex.linkedin.get(k.linkedin) ?? []) index.add(candidate);
+      if (k.name !== null) for (const candidate of this.localIndex.name.get(k.name) ?? []) index.add(candidate);
     }
     return index;
   }

@@ -27,7 +27,7 @@ import {
   type CompanyMention,
   type CompanyRow,
 } from '../catalog/index.js';
-import { CompanyLinker, linkRows, mentionsOf } from '../companies/index.js';
+import { applyLinks, CompanyLinker, fetchLinks, linkRows, mentionsOf } from '../companies/index.js';
 
 export { UnknownKindError };
 /** What can be ingested: every dataset, by its name. */
@@ -212,6 +212,8 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   /** Resolves the companies the records name (datasets with links); the companies it makes are written first. */
   private readonly linker: CompanyLinker | undefined;
   private readonly companyUpsert = upserterOf(companies);
+  /** Settles once the latest batch sent is linked: batches are linked in the order they were read. */
+  private linking: Promise<void> = Promise.resolve();
   /** Staged imports: the companies stage, under an id of its own, and its write batches so far. */
   private readonly companyStaging: { stage: string; importId: string; batches: number } | undefined;
 
@@ -517,14 +519,13 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     const entries = [...this.batch.values()];
     this.batch = new Map();
     this.batchText = 0;
-    // Without links the batch is encoded here, while the database works on the one before; with
-    // them it is linked first, in the import's transaction (the only connection it may have).
+    // Without links the batch is encoded here, while the database works on the one before.
     const plan = this.linker === undefined ? this.plan(entries, []) : undefined;
     while (this.writes.length >= MAX_QUEUED_WRITES) await this.writes.shift();
     if (this.writeError || !this.writing) return;
-    const write = this.session
-      .run(async (tx) => this.write(tx, plan ?? this.plan(entries, await this.link(entries, tx))))
-      .then(
+    const write = plan === undefined ? this.linkedWrite(entries) : this.session.run((tx) => this.write(tx, plan));
+    this.writes.push(
+      write.then(
         (result) => {
           this.report.inserted += result.inserted;
           this.report.updated += result.updated;
@@ -533,8 +534,30 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
           this.writeError = { error: err };
           this.writing = false;
         },
-      );
-    this.writes.push(write);
+      ),
+    );
+  }
+
+  /**
+   * A batch with links, in three steps: its companies are read as a step of the transaction of
+   * their own, queued now; linked and encoded in this process once read and once the batch before
+   * is linked; then written, queued behind whatever was queued meanwhile. So the database reads
+   * the next batch's companies while this process links this one (the only connection the import
+   * may have is its transaction's, and a step holds it until it ends).
+   */
+  private linkedWrite(entries: Entry<Row>[]): Promise<UpsertResult> {
+    const linker = this.linker!;
+    const links = this.dataset.links ?? [];
+    const fetched = this.session.run((tx) => fetchLinks(linker, links, entries, tx));
+    const planned = Promise.all([fetched, this.linking]).then(([found]) =>
+      this.plan(entries, applyLinks(linker, links, entries, found)),
+    );
+    // The next batch is linked after this one, whatever becomes of it (a failure fails the import).
+    this.linking = planned.then(
+      () => undefined,
+      () => undefined,
+    );
+    return planned.then((ready) => this.session.run((tx) => this.write(tx, ready)));
   }
 
   /**
