@@ -72,18 +72,7 @@ function mentionValues(mention: CompanyMention, keys: CompanyKeys): Record<FillF
   };
 }
 
-function emptyFields(row: CompanyKeyRow): Set<FillField> {
-  const empty = new Set<FillField>();
-  if (row.website_key === null) empty.add('website');
-  if (row.linkedin_key === null) empty.add('linkedinUrl');
-  if (row.country_key === null) empty.add('headquartersCountry');
-  if (row.industry_key === null) empty.add('industry');
-  if (row.employee_count === null) empty.add('employeeCount');
-  if (row.founded_year === null) empty.add('foundedYear');
-  return empty;
-}
-
-/** Bit i stands for FILL_FIELDS[i]. */
+/** The fields a stored company lacks, as a mask: bit i stands for FILL_FIELDS[i]. */
 function emptyMask(row: CompanyKeyRow): number {
   return (
     (row.website_key === null ? 1 : 0) |
@@ -93,6 +82,11 @@ function emptyMask(row: CompanyKeyRow): number {
     (row.employee_count === null ? 16 : 0) |
     (row.founded_year === null ? 32 : 0)
   );
+}
+
+function emptyFields(row: CompanyKeyRow): Set<FillField> {
+  const mask = emptyMask(row);
+  return new Set(FILL_FIELDS.filter((_, i) => (mask & (1 << i)) !== 0));
 }
 
 /** The fields a mention has a value for, as a mask (bit i: FILL_FIELDS[i]). */
@@ -248,7 +242,10 @@ export class CompanyLinker {
       }
     }
     const stored = await companiesByKeys(db, { domains: [...domains], linkedins: [...linkedins], names: [...names] });
+    // A company this linker made or filled stays its own (it only forgets them in settle, between
+    // batches that are not read ahead), so its stored document is not needed.
     const mayFill = (row: CompanyKeyRow) => {
+      if (this.local.has(row.record_id)) return false;
       const empty = emptyMask(row);
       return (
         empty !== 0 &&

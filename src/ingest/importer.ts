@@ -596,10 +596,10 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     this.writes.push(write);
   }
 
-  /** Links the entries' companies (their rows gain the links); the companies made or filled, to write first. */
-  private async link(entries: readonly Entry<Row>[], tx?: Queryable): Promise<CompanyRow[]> {
+  /** A staged batch's links, read through the store (their rows gain them); the companies made or filled, to write first. */
+  private async link(entries: readonly Entry<Row>[]): Promise<CompanyRow[]> {
     if (this.linker === undefined || this.dataset.links === undefined) return [];
-    return linkRows(this.linker, this.dataset.links, entries, tx);
+    return linkRows(this.linker, this.dataset.links, entries);
   }
 
   private plan(entries: Entry<Row>[], companyRows: readonly CompanyRow[]): WritePlan<Row> {
