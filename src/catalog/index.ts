@@ -2,6 +2,7 @@ export { countryName } from './countries.js';
 export type {
   Dataset,
   DatasetEvents,
+  DocumentView,
   RecordExtras,
   StoredRow,
   V1Api,

@@ -1,12 +1,39 @@
-// One company and a summary of its signals: GET /api/v2/companies/{id} and /lookup. The summary
-// counts every record linked to the company (company resolution), read in one statement.
-import { invalidParameter, publishedRoundType, urlKey, type CompanyRecord } from '../catalog/index.js';
+// One company and a summary of its signals: GET /api/v2/companies/{id} and /lookup. Answered from the
+// read model's indexes (src/read): each kind of signal is a page of the records linked to the company
+// (company resolution), read together at one snapshot, so a profile costs index lookups and at most
+// one statement by primary key for the documents not kept in memory.
+import {
+  acquisitions,
+  companies,
+  funding,
+  invalidParameter,
+  jobChanges,
+  mA,
+  publishedRoundType,
+  urlKey,
+  type CompanyRecord,
+  type Condition,
+  type FundingRecord,
+} from '../catalog/index.js';
 import type { Static } from '@sinclair/typebox';
 import type { CompanySignals } from '../catalog/index.js';
-import type { Queryable } from '../platform/db/index.js';
-import { companyDocument, signalCounts } from './queries.js';
+import type { PageAsk, PageRecords, ReadModel } from '../read/index.js';
 
 export type CompanyProfile = CompanyRecord & { signals: Static<typeof CompanySignals> };
+
+/** How a profile names its company: by id, website domain or LinkedIn page. */
+export type CompanyRef = { id: string } | { websiteKey: string } | { linkedinKey: string };
+
+/** The rounds whose documents a profile reads at first; a company with more is read again with all of them. */
+const ROUNDS_READ = 100;
+
+/** Investors named in a profile, at most (the first in code-point order). */
+const INVESTORS_LISTED = 50;
+
+/** Companies read for a lookup by domain or LinkedIn page: more than one is rare (two imported with the same site). */
+const LOOKUP_CANDIDATES = 20;
+
+const DAY_MS = 86_400_000;
 
 /** How a lookup names its company: by website domain or by LinkedIn page, exactly one of them. */
 export function lookupKey(query: { domain?: string; linkedin_url?: string }): { websiteKey: string } | { linkedinKey: string } {
@@ -19,46 +46,121 @@ export function lookupKey(query: { domain?: string; linkedin_url?: string }): { 
 }
 
 /** The company, with its signals counted up to `now`; undefined when no company is found. */
-export async function companyProfile(
-  db: Queryable,
-  by: { id: string } | { websiteKey: string } | { linkedinKey: string },
-  now: Date,
-): Promise<CompanyProfile | undefined> {
-  const doc = await companyDocument(db, by);
-  if (doc === undefined) return undefined;
-  const company = JSON.parse(doc) as CompanyRecord;
-  const counts = await signalCounts(db, company.id, now);
-  const latest = counts.latest_round;
+export async function companyProfile(readModel: ReadModel, by: CompanyRef, now: Date): Promise<CompanyProfile | undefined> {
+  if ('id' in by) {
+    // The company and its signals in one read.
+    const [company, ...signals] = await readSignals(readModel, by.id, now, [companyAsk('record_id', by.id, 1)]);
+    const doc = company!.records[0]?.doc;
+    return doc === undefined ? undefined : profileOf(JSON.parse(doc) as CompanyRecord, signals);
+  }
+  const [column, key] = 'websiteKey' in by ? ['website_key', by.websiteKey] : ['linkedin_key', by.linkedinKey];
+  const [candidates, imported] = await readModel.read([
+    companyAsk(column, key, LOOKUP_CANDIDATES),
+    { ...companyAsk(column, key, LOOKUP_CANDIDATES), conditions: [...companyAsk(column, key, 0).conditions, IMPORTED] },
+  ]);
+  // Imported first, then the oldest (the lowest row id), as resolution picks among equal candidates.
+  const pick = [imported!, candidates!]
+    .find((found) => found.records.length > 0)
+    ?.records.reduce((a, b) => (b.id < a.id ? b : a));
+  if (pick === undefined) return undefined;
+  const company = JSON.parse(pick.doc) as CompanyRecord;
+  return profileOf(company, await readSignals(readModel, company.id, now, []));
+}
+
+const IMPORTED: Condition<Record<string, unknown>> = { column: 'origin', op: 'equals', value: 'import' };
+
+function companyAsk(column: string, value: string, limit: number): PageAsk {
+  return { dataset: companies, conditions: [{ column, op: 'in', values: [value] }], limit };
+}
+
+/** `first`, then the pages a summary reads: rounds, deals as target and as acquirer, joined and left per window, the latest acquisition signal. */
+async function readSignals(readModel: ReadModel, id: string, now: Date, first: PageAsk[]): Promise<PageRecords[]> {
+  const linked = (column: string): Condition<Record<string, unknown>> => ({ column, op: 'in', values: [id] });
+  // Job changes up to now (a record dated later is not counted), from each window's start.
+  const until: Condition<Record<string, unknown>> = {
+    column: 'sort_at',
+    op: 'below',
+    value: new Date(now.getTime() + 1).toISOString(),
+  };
+  const moves = (column: string) =>
+    WINDOWS.map((days): PageAsk => ({
+      dataset: jobChanges,
+      conditions: [
+        linked(column),
+        { column: 'sort_at', op: 'atLeast', value: new Date(now.getTime() - days * DAY_MS).toISOString() },
+        until,
+      ],
+      limit: 0,
+    }));
+  const asks = (roundsRead: number): PageAsk[] => [
+    ...first,
+    { dataset: funding, conditions: [linked('company_id')], limit: roundsRead },
+    { dataset: mA, conditions: [linked('company_id')], limit: 1 },
+    { dataset: mA, conditions: [linked('acquirer_company_id')], limit: 1 },
+    ...moves('company_id'),
+    ...moves('previous_company_id'),
+    { dataset: acquisitions, conditions: [linked('company_id')], limit: 1 },
+  ];
+  const pages = await readModel.read(asks(ROUNDS_READ));
+  const rounds = pages[first.length]!.total;
+  // Every round is summed: a company with more than the first read's rounds is read again, all of them at one snapshot.
+  return rounds <= ROUNDS_READ ? pages : readModel.read(asks(rounds));
+}
+
+const WINDOWS = [30, 90, 365] as const;
+
+const day = (sortAt: number) => new Date(sortAt).toISOString().slice(0, 10);
+
+function profileOf(company: CompanyRecord, pages: readonly PageRecords[]): CompanyProfile {
+  const [rounds, asTarget, asAcquirer, joined30, joined90, joined365, left30, left90, left365, acquisition] = pages;
+  const roundDocs = rounds!.records.map(({ doc }) => JSON.parse(doc) as FundingRecord);
+  const raised = new Map<string, number>();
+  const investors = new Set<string>();
+  for (const round of roundDocs) {
+    raised.set(round.currency, (raised.get(round.currency) ?? 0) + round.funding_amount);
+    for (const investor of round.investors) if (investor.name != null) investors.add(investor.name);
+  }
+  const latestRound = rounds!.records[0];
+  const latest = roundDocs[0];
+  const latestDeal = Math.max(asTarget!.records[0]?.sortAt ?? -Infinity, asAcquirer!.records[0]?.sortAt ?? -Infinity);
+  const signal = acquisition!.records[0];
+  const signalDoc =
+    signal && (JSON.parse(signal.doc) as { acquisitionSignalScore: number | null; signalIndicators?: string[] | null });
   return {
     ...company,
     signals: {
       fundingRounds: {
-        count: counts.rounds,
-        totalRaised: counts.raised,
+        count: rounds!.total,
+        totalRaised: [...raised].sort(([a], [b]) => byCodePoints(a, b)).map(([currency, amount]) => ({ currency, amount })),
         latest:
-          latest === null
+          latestRound === undefined || latest === undefined
             ? null
             : {
-                date: latest.date,
+                date: day(latestRound.sortAt),
                 roundType: publishedRoundType(latest.round_type),
-                amount: latest.amount,
+                amount: latest.funding_amount,
                 currency: latest.currency,
               },
       },
-      deals: { asTarget: counts.deals_target, asAcquirer: counts.deals_acquirer, latestDate: counts.latest_deal },
+      deals: {
+        asTarget: asTarget!.total,
+        asAcquirer: asAcquirer!.total,
+        latestDate: Number.isFinite(latestDeal) ? day(latestDeal) : null,
+      },
       jobChanges: {
-        joined: { last30Days: counts.joined_30, last90Days: counts.joined_90, last365Days: counts.joined_365 },
-        left: { last30Days: counts.left_30, last90Days: counts.left_90, last365Days: counts.left_365 },
+        joined: { last30Days: joined30!.total, last90Days: joined90!.total, last365Days: joined365!.total },
+        left: { last30Days: left30!.total, last90Days: left90!.total, last365Days: left365!.total },
       },
       acquisitionSignal:
-        counts.acquisition === null
+        signal === undefined || signalDoc === undefined
           ? null
-          : {
-              score: counts.acquisition.score,
-              indicators: counts.acquisition.indicators ?? [],
-              date: counts.acquisition.date,
-            },
-      investors: counts.investors,
+          : { score: signalDoc.acquisitionSignalScore, indicators: signalDoc.signalIndicators ?? [], date: day(signal.sortAt) },
+      investors: [...investors].sort(byCodePoints).slice(0, INVESTORS_LISTED),
     },
   };
+}
+
+/** Orders strings by their code points, as PostgreSQL's "C" collation and byte-wise UTF-8 do. */
+function byCodePoints(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

@@ -22,7 +22,7 @@ async function send(
   reply: FastifyReply,
   by: Parameters<typeof companyProfile>[1],
 ): Promise<FastifyReply> {
-  const profile = await companyProfile(services.db, by, services.now());
+  const profile = await companyProfile(services.readModel, by, services.now());
   if (profile === undefined) throw new ApiError('NOT_FOUND', 'Company not found');
   const credits = await settleCredits(services.credits, request, ENDPOINT, false);
   request.creditsCharged = credits.used;

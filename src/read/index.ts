@@ -1,5 +1,13 @@
 export { indexedDataset, indexRecord, type IndexedDataset } from './dataset-index-filter.js';
 export { v1ListRoutes, v2ListRoutes } from './list-routes.js';
 export { lookupRoutes } from './lookup-routes.js';
-export { KEPT_ANSWER_IDS, ReadModel, type IndexMessage, type ReadModelStats, type ReplicaOptions } from './read-model.js';
+export {
+  KEPT_ANSWER_IDS,
+  ReadModel,
+  type IndexMessage,
+  type PageAsk,
+  type PageRecords,
+  type ReadModelStats,
+  type ReplicaOptions,
+} from './read-model.js';
 export { SharedReadModel, readModelCopy } from './index-threads.js';

@@ -32,40 +32,47 @@ export function indexRowsAfter(db: Queryable, source: IndexSource, afterId: numb
   ]);
 }
 
+/** The documents to read of one table: these ids, and each row's natural key when `keyColumn` is given. */
+export interface DocumentsOfTable {
+  table: string;
+  ids: readonly number[];
+  /** Also read each row's natural key from this column (a view that serves another form needs it). */
+  keyColumn?: string;
+}
+
 export interface Documents {
-  /** The documents found (JSON text) by id; ids not found are absent. */
-  docs: Map<number, string>;
-  /** Their rows' natural keys as text, by id, when a key column was asked for (else empty). */
-  keys: Map<number, string>;
+  /** Per table asked, in the order asked: the documents found (JSON text) by id; ids not found are absent. */
+  tables: {
+    docs: Map<number, string>;
+    /** Their rows' natural keys as text, by id, when a key column was asked for (else empty). */
+    keys: Map<number, string>;
+  }[];
   /** The change log's head in the same snapshot as the documents. */
   head: ChangePosition;
 }
 
 /**
- * The documents of these ids and the change log's head, in one statement: when the head is the
- * position the caller's index was current at, the documents are exactly those the index picked,
- * as of that position.
+ * The documents of these ids, of one table or several, and the change log's head, in one statement:
+ * when the head is the position the caller's index was current at, the documents are exactly those
+ * the index picked, as of that position.
  */
-export async function documentsWithHead(
-  db: Queryable,
-  table: string,
-  ids: readonly number[],
-  /** Also read each row's natural key from this column (a view that serves another form needs it). */
-  keyColumn?: string,
-): Promise<Documents> {
-  const key = keyColumn === undefined ? 'NULL::text' : `t.${keyColumn}::text`;
-  const rows = await db.query<BoundsRow & { id: number | null; doc: string | null; key: string | null }>(
-    `SELECT b.*, d.id, d.doc, d.key
+export async function documentsWithHead(db: Queryable, reads: readonly DocumentsOfTable[]): Promise<Documents> {
+  const parts = reads.map(({ table, keyColumn }, i) => {
+    const key = keyColumn === undefined ? 'NULL::text' : `t.${keyColumn}::text`;
+    return `SELECT ${i} AS part, t.id, t.doc, ${key} AS key FROM ${table} t WHERE t.id = ANY($${i + 1}::bigint[])`;
+  });
+  const rows = await db.query<BoundsRow & { part: number | null; id: number | null; doc: string | null; key: string | null }>(
+    `SELECT b.*, d.part, d.id, d.doc, d.key
        FROM (${BOUNDS_SQL}) b
-       LEFT JOIN LATERAL (SELECT t.id, t.doc, ${key} AS key FROM ${table} t WHERE t.id = ANY($1::bigint[])) d ON true`,
-    [ids],
+       LEFT JOIN LATERAL (${parts.join(' UNION ALL ')}) d ON true`,
+    reads.map(({ ids }) => ids),
   );
-  const docs = new Map<number, string>();
-  const keys = new Map<number, string>();
+  const tables = reads.map(() => ({ docs: new Map<number, string>(), keys: new Map<number, string>() }));
   for (const row of rows) {
     if (row.id === null) continue;
-    docs.set(row.id, row.doc!);
-    if (row.key !== null) keys.set(row.id, row.key);
+    const table = tables[row.part!]!;
+    table.docs.set(row.id, row.doc!);
+    if (row.key !== null) table.keys.set(row.id, row.key);
   }
-  return { docs, keys, head: boundsOf(rows[0]!).head };
+  return { tables, head: boundsOf(rows[0]!).head };
 }

@@ -18,8 +18,8 @@ import { comparePositions, type Change, type ChangePosition } from '../changes/i
 import type { Condition } from '../catalog/index.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../changes/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { documentsWithHead, indexRowsAfter, type Documents } from './queries.js';
-import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
+import { documentsWithHead, indexRowsAfter, type Documents, type DocumentsOfTable } from './queries.js';
+import type { AnyDataset, Dataset, DocumentView, RowOrder, StoredRow } from '../catalog/index.js';
 import {
   indexedDataset,
   indexRecord,
@@ -48,6 +48,44 @@ export interface ReadPage {
   dataJson: string;
   /** Every record matching the filter. */
   total: number;
+}
+
+/** One page of a `ReadModel.read`: the records of a dataset meeting the conditions, newest first. */
+export interface PageAsk {
+  dataset: AnyDataset;
+  conditions: readonly Condition<Record<string, unknown>>[];
+  /** Records skipped (default 0). */
+  offset?: number;
+  /** At most this many records (0: the total only). */
+  limit: number;
+}
+
+/** An ask's answer: the exact total and the page's records, each with its stored document and sort value. */
+export interface PageRecords {
+  total: number;
+  records: { id: number; doc: string; /** sort_at, ms since the epoch. */ sortAt: number }[];
+}
+
+/** One page as the read model answers it (`page` and `read`). */
+interface Ask {
+  dataset: string;
+  table: string;
+  /** The name its documents are kept under (the view's, when one serves them). */
+  cached: string;
+  conditions: readonly Condition<Record<string, unknown>>[];
+  offset: number;
+  limit: number;
+  sort?: SortOrder | undefined;
+  view?: DocumentView;
+  /** The column of the rows' natural keys, which the view serves from. */
+  keyColumn?: string;
+}
+
+interface Answer {
+  total: number;
+  ids: number[];
+  /** The documents found, by id (an id whose record is gone meanwhile is absent). */
+  docs: Map<number, string>;
 }
 
 /** What metrics report of a read model. */
@@ -319,11 +357,58 @@ export class ReadModel {
     order?: RowOrder<Row>,
   ): Promise<ReadPage> {
     const indexed = this.part(dataset.name).dataset;
-    const sort = indexed.indexOrder(order);
-    const table = dataset.table;
     // A view (funding's v2 signals) serves its own form of each document, kept apart from the stored one.
     const view = dataset.document;
-    const cached = this.cacheName(dataset.name, view?.name);
+    const [answer] = await this.answer([
+      {
+        dataset: dataset.name,
+        table: dataset.table,
+        cached: this.cacheName(dataset.name, view?.name),
+        conditions: conditions as readonly Condition<Record<string, unknown>>[],
+        offset,
+        limit,
+        sort: indexed.indexOrder(order),
+        ...(view && { view, keyColumn: dataset.key.column }),
+      },
+    ]);
+    return { total: answer!.total, dataJson: assemble(answer!.ids, answer!.docs) };
+  }
+
+  /**
+   * Several pages, of one dataset or several, at one snapshot: each ask's exact total and its records
+   * (stored documents, newest first) with their sort values, including every write committed before
+   * the call. The documents not kept are read in one statement. How one company's signals are
+   * summed up (src/companies): a page per kind of signal, read together.
+   */
+  async read(asks: readonly PageAsk[]): Promise<PageRecords[]> {
+    const answers = await this.answer(
+      asks.map((ask) => ({
+        dataset: ask.dataset.name,
+        table: ask.dataset.table,
+        cached: this.cacheName(ask.dataset.name, undefined),
+        conditions: ask.conditions,
+        offset: ask.offset ?? 0,
+        limit: ask.limit,
+      })),
+    );
+    return answers.map(({ total, ids, docs }, i) => {
+      const { index } = this.part(asks[i]!.dataset.name);
+      const records: PageRecords['records'] = [];
+      for (const id of ids) {
+        const doc = docs.get(id);
+        const sortAt = index.sortAtOf(id);
+        if (doc !== undefined && sortAt !== undefined) records.push({ id, doc, sortAt });
+      }
+      return { total, records };
+    });
+  }
+
+  /**
+   * The asks' totals, ids and documents at one position of the change log: the index is asked, the
+   * documents not kept are read with the log's head in one statement, and when the head had moved
+   * past the position the new changes are applied and the index asked again.
+   */
+  private async answer(asks: readonly Ask[]): Promise<Answer[]> {
     // Whether a catch-up started after this call has completed: the index then holds every write
     // committed before the call, and so do the cached documents (see `documents`).
     let current = false;
@@ -336,35 +421,46 @@ export class ReadModel {
         current = true;
       }
       const position = this.follower.position;
-      // Read at this position: conditions on linked datasets (a company's signals) read their indexes as they stand now.
-      const { filter, key } = this.indexFilter(indexed, conditions as readonly Condition<Record<string, unknown>>[]);
-      const filterKey = `${dataset.name}\u0000${key}${sort === undefined ? '' : `\u0000${JSON.stringify(sort)}`}`;
-      const { total, ids } = this.matches(this.part(dataset.name), filterKey, filter, offset, limit, sort);
-      const found = new Map<number, string>();
-      const missing: number[] = [];
-      for (const id of ids) {
-        const doc = this.documents?.get(documentKey(cached, id));
-        if (doc === undefined) missing.push(id);
-        else found.set(id, doc);
-      }
-      if (missing.length === 0) {
-        if (current) return { total, dataJson: assemble(ids, found) };
+      const answers = asks.map((ask) => {
+        const part = this.part(ask.dataset);
+        // Read at this position: conditions on linked datasets (a company's signals) read their indexes as they stand now.
+        const { filter, key } = this.indexFilter(part.dataset, ask.conditions);
+        const filterKey = `${ask.dataset}\u0000${key}${ask.sort === undefined ? '' : `\u0000${JSON.stringify(ask.sort)}`}`;
+        const { total, ids } = this.matches(part, filterKey, filter, ask.offset, ask.limit, ask.sort);
+        const docs = new Map<number, string>();
+        const missing: number[] = [];
+        for (const id of ids) {
+          const doc = this.documents?.get(documentKey(ask.cached, id));
+          if (doc === undefined) missing.push(id);
+          else docs.set(id, doc);
+        }
+        return { total, ids, docs, missing };
+      });
+      const toRead = asks.flatMap((ask, i) => (answers[i]!.missing.length === 0 ? [] : [{ ask, answer: answers[i]! }]));
+      if (toRead.length === 0) {
+        if (current) return answers;
         await this.catchUp();
         current = true;
         continue;
       }
-      const read = await this.documentsAt(position, table, missing, view && dataset.key.column);
-      const docs = view ? new Map([...read.docs].map(([id, doc]) => [id, view.serve(doc, read.keys.get(id)!)])) : read.docs;
-      for (const [id, doc] of docs) found.set(id, doc);
+      const read = await this.documentsAt(
+        position,
+        toRead.map(({ ask, answer }) => ({ table: ask.table, ids: answer.missing, keyColumn: ask.keyColumn })),
+      );
       // The head read with the documents is where the index stood: nothing committed since, so
-      // the page is exact as of a snapshot taken after this call.
-      if (comparePositions(read.head, position) === 0) {
-        // Kept only if no change was applied meanwhile (one may concern these documents).
-        if (comparePositions(this.follower.position, position) === 0)
-          for (const [id, doc] of docs) this.documents?.set(documentKey(cached, id), doc);
-        return { total, dataJson: assemble(ids, found) };
-      }
-      if (attempt === PAGE_ATTEMPTS) return { total, dataJson: assemble(ids, found) };
+      // the answers are exact as of a snapshot taken after this call. Documents are kept only if
+      // no change was applied meanwhile either (one may concern them).
+      const exact = comparePositions(read.head, position) === 0;
+      const keep = exact && comparePositions(this.follower.position, position) === 0;
+      toRead.forEach(({ ask, answer }, i) => {
+        const { docs, keys } = read.tables[i]!;
+        for (const [id, stored] of docs) {
+          const doc = ask.view ? ask.view.serve(stored, keys.get(id)!) : stored;
+          answer.docs.set(id, doc);
+          if (keep) this.documents?.set(documentKey(ask.cached, id), doc);
+        }
+      });
+      if (exact || attempt === PAGE_ATTEMPTS) return answers;
       // Writes committed since the index's position: apply them, then ask again.
       await this.catchUp();
       current = true;
@@ -376,18 +472,13 @@ export class ReadModel {
    * replayed that far (a head behind it means older documents than the index picked), else from
    * the primary. A head past it is the caller's to handle, as with the primary.
    */
-  private async documentsAt(
-    position: ChangePosition,
-    table: string,
-    ids: readonly number[],
-    keyColumn?: string,
-  ): Promise<Documents> {
+  private async documentsAt(position: ChangePosition, reads: readonly DocumentsOfTable[]): Promise<Documents> {
     const { replica } = this;
-    if (replica === undefined) return documentsWithHead(this.db, table, ids, keyColumn);
+    if (replica === undefined) return documentsWithHead(this.db, reads);
     const deadline = performance.now() + replica.waitMs;
     let pause = 1;
     for (let attempt = 1; ; attempt++) {
-      const read = await documentsWithHead(replica.db, table, ids, keyColumn);
+      const read = await documentsWithHead(replica.db, reads);
       if (comparePositions(read.head, position) >= 0) {
         this.replicaReads[attempt === 1 ? 'current' : 'waited']++;
         return read;
@@ -398,7 +489,7 @@ export class ReadModel {
       pause = Math.min(2 * pause, REPLICA_MAX_PAUSE_MS);
     }
     this.replicaReads.primary++;
-    return documentsWithHead(this.db, table, ids, keyColumn);
+    return documentsWithHead(this.db, reads);
   }
 
   /** Where a dataset's documents are kept, as stored or as a view serves them; every name is dropped on a change. */

@@ -297,6 +297,8 @@ export const companies = defineDataset<'companies', typeof CompaniesQuery, Compa
     linkedin_key: 'key',
     // The signal filters: the companies their linked records name, looked up by id.
     record_id: 'key',
+    // A lookup by domain or LinkedIn page prefers an imported company to one made from records.
+    origin: 'enum',
   },
   columns: [
     { name: 'record_id', type: 'uuid' },

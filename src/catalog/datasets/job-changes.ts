@@ -124,6 +124,8 @@ export const jobChanges = defineDataset<
     company_key: 'key',
     search_text: 'words',
     company_id: 'key',
+    // A company's profile counts the people who left it (src/companies).
+    previous_company_id: 'key',
   },
   columns: [
     { name: 'record_id', type: 'uuid' },

@@ -225,6 +225,14 @@ export class FilterIndex {
     return { total, ids: orderedPage(main, this.hits, hitCount, mainTotal, sort, offset, limit) };
   }
 
+  /** The sortAt of the record with this id, when the index holds it (a page's dates, without its documents). */
+  sortAtOf(id: number): number | undefined {
+    const changed = this.deltaById.get(id);
+    if (changed !== undefined) return changed.sortAt;
+    const position = this.main.find(id);
+    return position < 0 ? undefined : this.main.sortAt[position];
+  }
+
   /**
    * The distinct keys of a `key` column over every record matching the filter, as their hashes,
    * ascending: what a `hashes` term of another index takes. How the companies with a matching signal
