@@ -36,6 +36,53 @@ export async function debitCredits(
   return rows[0]?.balance;
 }
 
+/** One API request's charge, as debitRequests takes it. */
+export interface RequestCharge {
+  keyId: string | null;
+  cost: number;
+  endpoint: string;
+}
+
+/**
+ * The charges of several requests of one account in one statement, in order, each with its ledger row:
+ * the longest prefix the balance pays for is debited (never more), each with the balance after it.
+ * Returns each charge's balance after, or undefined for those past the prefix (short, or the month's
+ * refill is due: see refillIfDue). Concurrent statements on the account wait for its row, as with
+ * debitCredits; one statement for many requests holds the row once, not once per request.
+ */
+export async function debitRequests(
+  db: Queryable,
+  accountId: number,
+  charges: readonly RequestCharge[],
+): Promise<(number | undefined)[]> {
+  const rows = await db.query<{ n: number; balance: number }>(
+    `WITH charges AS (
+       SELECT c.n, c.cost, c.key_id, c.endpoint, sum(c.cost) OVER (ORDER BY c.n) AS upto
+         FROM json_to_recordset($2::json) AS c(n int, cost bigint, key_id text, endpoint text)
+     ), account AS (
+       SELECT credits_remaining FROM accounts WHERE id = $1 AND credits_period = ${CURRENT_PERIOD} FOR UPDATE
+     ), granted AS (
+       SELECT c.n, c.cost, c.key_id, c.endpoint, a.credits_remaining - c.upto AS balance_after
+         FROM charges c CROSS JOIN account a
+        WHERE c.upto <= a.credits_remaining
+     ), debit AS (
+       UPDATE accounts SET credits_remaining = credits_remaining - (SELECT sum(cost) FROM granted)
+        WHERE id = $1 AND EXISTS (SELECT 1 FROM granted)
+     ), entry AS (
+       INSERT INTO credit_ledger (account_id, key_id, delta, balance_after, reason, endpoint)
+       SELECT $1, key_id, -cost, balance_after, 'request', endpoint FROM granted ORDER BY n
+     )
+     SELECT n, balance_after::int AS balance FROM granted`,
+    [
+      accountId,
+      JSON.stringify(charges.map((charge, n) => ({ n, cost: charge.cost, key_id: charge.keyId, endpoint: charge.endpoint }))),
+    ],
+  );
+  const balances: (number | undefined)[] = charges.map(() => undefined);
+  for (const row of rows) balances[row.n] = row.balance;
+  return balances;
+}
+
 /**
  * Locks the account's row for the rest of the transaction and returns what a debit may take now:
  * the balance, or 0 when the month's refill is due (debitCredits refuses until it is applied).

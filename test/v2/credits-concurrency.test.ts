@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
+import { debitRequests } from '../../src/accounts/credit-queries.js';
 
 describeEach('credits under concurrency', (backend) => {
   let ctx: TestContext;
@@ -75,5 +76,35 @@ describeEach('credits under concurrency', (backend) => {
       { reason: 'refill', n: 1, sum: 100 },
       { reason: 'request', n: 40, sum: -40 },
     ]);
+  });
+
+  it('one statement debits the longest prefix of its charges the balance pays for, each with its ledger row', async () => {
+    const account = await makeKey(ctx.db, 'free');
+    await ctx.db.query(
+      `UPDATE accounts SET credits_remaining = 5, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date WHERE id = $1`,
+      [account.accountId],
+    );
+    const charge = (cost: number) => ({ keyId: null, cost, endpoint: `cost ${cost}` });
+    // 3 and 1 fit (4 of 5); 2 would make 6: it and every charge after it are refused, though 1 more would fit.
+    assert.deepEqual(await debitRequests(ctx.db, account.accountId, [3, 1, 2, 1].map(charge)), [2, 1, undefined, undefined]);
+    assert.deepEqual(await debitRequests(ctx.db, account.accountId, [1, 1].map(charge)), [0, undefined]);
+    const ledger = await ctx.db.query<{ delta: number; balance_after: number; endpoint: string }>(
+      `SELECT delta::int, balance_after::int, endpoint FROM credit_ledger WHERE account_id = $1 AND reason = 'request' ORDER BY id`,
+      [account.accountId],
+    );
+    assert.deepEqual(ledger, [
+      { delta: -3, balance_after: 2, endpoint: 'cost 3' },
+      { delta: -1, balance_after: 1, endpoint: 'cost 1' },
+      { delta: -1, balance_after: 0, endpoint: 'cost 1' },
+    ]);
+    const [row] = await ctx.db.query<{ n: number }>('SELECT credits_remaining::int AS n FROM accounts WHERE id = $1', [
+      account.accountId,
+    ]);
+    assert.equal(row!.n, 0);
+    // A month not yet refilled pays for nothing: the caller refills first (refillIfDue).
+    await ctx.db.query(`UPDATE accounts SET credits_remaining = 50, credits_period = '2000-01-01' WHERE id = $1`, [
+      account.accountId,
+    ]);
+    assert.deepEqual(await debitRequests(ctx.db, account.accountId, [charge(1)]), [undefined]);
   });
 });
