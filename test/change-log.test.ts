@@ -38,6 +38,7 @@ const TABLES: Record<ChangeDataset, string> = {
   'job-changes': 'job_changes',
   acquisitions: 'acquisition_signals',
   companies: 'companies',
+  hiring: 'hiring_postings',
 };
 
 /** Everything after a position, read in small batches so that batches end inside transactions. */
@@ -191,13 +192,17 @@ describeEach('change log', (backend) => {
     assert.equal((await processInboxFile(db, dir, 'm-a-daily.ndjson', log))?.movedTo, 'processed');
     assert.deepEqual(described(await since()), entries('m-a', 'created', await ids(db, 'm-a')));
 
-    // The seed (only into empty tables: acquisitions; the companies the imports above made are there).
+    // The seed (only into empty tables: acquisitions and hiring; the companies the imports above made are there).
     assert.equal((await post('investors', ndjson([investorRecord(), investorRecord()]))).statusCode, 200);
     assert.deepEqual(described(await since()), entries('investors', 'created', await ids(db, 'investors')));
     await seedDatabase(db, { scale: 'demo', seed: 7, asOf: new Date('2026-01-01T00:00:00Z'), onlyEmpty: true });
     const seeded = await ids(db, 'acquisitions');
-    assert.ok(seeded.length > 0);
-    assert.deepEqual(described(await since()), entries('acquisitions', 'created', seeded));
+    const postings = await ids(db, 'hiring');
+    assert.ok(seeded.length > 0 && postings.length > 0);
+    assert.deepEqual(
+      described(await since()),
+      [...entries('acquisitions', 'created', seeded), ...entries('hiring', 'created', postings)].sort(),
+    );
 
     // Plain SQL: an update that changes nothing, a real one, a changed primary key, a delete.
     const [jobId] = await ids(db, 'job-changes');
@@ -399,6 +404,8 @@ const INSERTS: Record<ChangeDataset, string> = {
                  SELECT gen_random_uuid(), $1, now(), '{}' FROM generate_series(1, $2::int) i`,
   companies: `INSERT INTO companies (record_id, name, search_text, sort_at, doc)
               SELECT gen_random_uuid(), $1, $1, now(), '{}' FROM generate_series(1, $2::int) i`,
+  hiring: `INSERT INTO hiring_postings (record_id, place_text, company_name_text, search_text, title, company_name, expires_at, sort_at, doc)
+           SELECT gen_random_uuid(), '', $1, $1, 'Engineer', $1, '9999-12-31', now(), '{}' FROM generate_series(1, $2::int) i`,
 };
 
 /**

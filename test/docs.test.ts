@@ -116,6 +116,7 @@ const CLIENT_CALLS: Record<string, string> = {
   getJobChangeSignals: 'ds.v2.jobChanges.list(params)',
   getAcquisitionSignals: 'ds.v2.acquisitions.list(params)',
   getFundingSignals: 'ds.v2.funding.list(params)',
+  getHiringSignals: 'ds.v2.hiring.list(params)',
   getCompanies: 'ds.v2.companies.list(params)',
   getCompany: "ds.v2.companies.get('COMPANY_ID')",
   lookupCompany: 'ds.v2.companies.lookup(params)',

@@ -10,6 +10,7 @@ import type {
   InvestorRecord,
   JobChangeRecord,
 } from '../src/catalog/schemas/v2-schemas.js';
+import type { HiringPostingRecord } from '../src/catalog/schemas/hiring-schemas.js';
 import { startOfTodayUtc } from '../src/demo/seed.js';
 import { upserterOf } from '../src/ingest/index.js';
 
@@ -229,4 +230,40 @@ export async function insertAcquisitions(db: Database, records: AcquisitionSigna
     acquisitions,
     records.map((record) => ({ record })),
   );
+}
+
+export function hiringRecord(overrides: Partial<HiringPostingRecord> = {}): HiringPostingRecord {
+  counter += 1;
+  return {
+    id: randomUUID(),
+    jobId: `job-${counter}`,
+    jobUrl: `https://www.linkedin.com/jobs/view/${1_000_000 + counter}`,
+    title: 'Senior Software Engineer',
+    location: 'San Francisco, CA',
+    city: 'San Francisco',
+    region: 'CA',
+    jobCountry: 'US',
+    datePosted: '2026-03-01T00:00:00.000Z',
+    validThrough: null,
+    employmentType: 'Full-time',
+    seniorityLevel: 'Mid-Senior level',
+    jobFunction: 'Engineering',
+    industries: 'Software Development',
+    numApplicants: '45',
+    descriptionText: 'We are looking for a senior software engineer to build our Kubernetes platform.',
+    createdAt: '2026-03-02T12:00:00.000Z',
+    companyName: `Hiring Co ${counter}`,
+    companyWebsite: `https://www.hiring-co-${counter}.com`,
+    companyLinkedinUrl: `https://www.linkedin.com/company/hiring-co-${counter}`,
+    companyIndustry: 'Software Development',
+    companyCountry: 'US',
+    companySubcategory: null,
+    companyEmployeeCount: 250,
+    companyFoundedYear: 2018,
+    companyLogoUrl: null,
+    companyDescription: 'Enterprise software company.',
+    companySpecialties: '["Cloud","SaaS"]',
+    companyCategories: '["Technology","Software"]',
+    ...overrides,
+  };
 }

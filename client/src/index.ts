@@ -66,6 +66,7 @@ export class DealSignal {
   readonly v2: {
     investors: SignalEndpoint<QueryOf<'getInvestors'>, ResultOf<'getInvestors'>>;
     jobChanges: SignalEndpoint<QueryOf<'getJobChangeSignals'>, ResultOf<'getJobChangeSignals'>>;
+    hiring: SignalEndpoint<QueryOf<'getHiringSignals'>, ResultOf<'getHiringSignals'>>;
     acquisitions: SignalEndpoint<QueryOf<'getAcquisitionSignals'>, ResultOf<'getAcquisitionSignals'>>;
     funding: SignalEndpoint<QueryOf<'getFundingSignals'>, ResultOf<'getFundingSignals'>>;
     /** Companies (`/api/v2/companies`): `list`, `pages` and `all`, and one company (`get`, `lookup`). */
@@ -89,6 +90,7 @@ export class DealSignal {
     this.v2 = {
       investors: new SignalEndpoint(transport, '/api/v2/signals/investors'),
       jobChanges: new SignalEndpoint(transport, '/api/v2/signals/job-changes'),
+      hiring: new SignalEndpoint(transport, '/api/v2/signals/hiring'),
       acquisitions: new SignalEndpoint(transport, '/api/v2/signals/acquisitions'),
       funding: new SignalEndpoint(transport, '/api/v2/signals/funding'),
       companies: new Companies(transport),

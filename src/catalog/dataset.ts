@@ -69,6 +69,11 @@ export interface SignalApi<Query> extends ApiDocs {
    * record served then carries `match_confidence: "exact"`.
    */
   exactMatch?(query: Query): boolean;
+  /**
+   * Records served with `match_confidence: "none"` (a document view puts it there) take this value
+   * instead when the query names companies: "exact" by an identifier, "fuzzy" by a name.
+   */
+  matchConfidence?(query: Query): 'exact' | 'fuzzy' | undefined;
 }
 
 /**
@@ -120,7 +125,10 @@ export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extend
   references?: readonly TSchema[];
   /** The list endpoint's query schema. */
   query: Q;
-  /** How a view serves the stored documents; absent (a dataset's own endpoint), they are served as stored. */
+  /**
+   * How the list endpoint serves the stored documents (a view's form, or a dataset's published form that adds
+   * fields: hiring signals); absent, they are served as stored. The changes feed and webhooks carry them as stored.
+   */
   document?: DocumentView;
   api: V1Api<NoInfer<ValidQuery<Q>>> | SignalApi<NoInfer<ValidQuery<Q>>>;
   /** query → filter: the rules the schema cannot state (an ApiError names a broken one), values normalised. */

@@ -36,6 +36,7 @@ export {
   acquisitions,
   companies,
   funding,
+  hiring,
   investors,
   jobChanges,
   mA,
@@ -92,7 +93,9 @@ export {
   type SignalMeta,
   type Pagination,
 } from './schemas/v2-schemas.js';
+export { HiringPostingRecord, HiringQuery, HiringResponse, TEAM_SIZES, APPLICANT_RANGES } from './schemas/hiring-schemas.js';
 export { collationKey, keyHash, searchWords } from './search-words.js';
+export { classifyRole, DEPARTMENTS } from './role-classifier.js';
 export {
   compileRecordChecker,
   describeRecordProblems,

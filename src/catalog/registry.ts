@@ -6,12 +6,13 @@ import type { Dataset, SignalApi, StoredRow, V1Api, ValidQuery } from './dataset
 import { acquisitions } from './datasets/acquisitions.js';
 import { companies } from './datasets/companies.js';
 import { funding } from './datasets/funding.js';
+import { hiring } from './datasets/hiring.js';
 import { fundingSignals } from './datasets/funding-signals.js';
 import { investors } from './datasets/investors.js';
 import { jobChanges } from './datasets/job-changes.js';
 import { mA } from './datasets/m-a.js';
 
-export const DATASETS = [funding, mA, investors, jobChanges, acquisitions, companies] as const;
+export const DATASETS = [funding, mA, investors, jobChanges, acquisitions, companies, hiring] as const;
 
 /**
  * Second endpoints over a dataset's records (src/catalog/dataset-view.ts): served like a dataset's own,
@@ -33,7 +34,7 @@ export function datasetNamed(name: string): AnyDataset | undefined {
   return DATASETS.find((dataset) => dataset.name === name);
 }
 
-export { acquisitions, companies, funding, fundingSignals, investors, jobChanges, mA };
+export { acquisitions, companies, funding, fundingSignals, hiring, investors, jobChanges, mA };
 export type { Dataset, RecordExtras, StoredRow } from './dataset.js';
 
 /** A value per dataset, by name. */

@@ -13,6 +13,8 @@ import {
   CompaniesResponse,
   FundingSignalsQuery,
   FundingSignalsResponse,
+  HiringQuery,
+  HiringResponse,
   InvestorsQuery,
   InvestorsResponse,
   JobChangesQuery,
@@ -254,6 +256,21 @@ const LIST_TOOLS: readonly ListToolSpec[] = [
     list: (ds, query, options) => ds.v2.jobChanges.list(query as QueryOf<'getJobChangeSignals'>, options).then(fromV2),
   },
   {
+    name: 'list_hiring_signals',
+    title: 'Hiring signals',
+    family: 'v2',
+    about:
+      'Hiring signals (GET /api/v2/signals/hiring): open job postings, with title, location, employment type, applicants, ' +
+      'the job description and the hiring company. Filters: description (full-text over the job description: whole ' +
+      'words, "phrases", OR, -exclude, e.g. kubernetes OR terraform -intern), search over company, title and location, ' +
+      'countries (job or HQ), job_countries, states, city, departments, seniorities, positions, team_size, applicants, ' +
+      'company name, domain or LinkedIn page, dates, include_expired, sorting.',
+    query: HiringQuery,
+    record: HiringResponse.properties.data.items,
+    defaultFields: ['id', 'title', 'companyName', 'location', 'datePosted', 'employmentType', 'jobUrl'],
+    list: (ds, query, options) => ds.v2.hiring.list(query as QueryOf<'getHiringSignals'>, options).then(fromV2),
+  },
+  {
     name: 'list_acquisition_signals',
     title: 'Acquisition signals',
     family: 'v2',
@@ -307,10 +324,11 @@ const LIST_TOOLS: readonly ListToolSpec[] = [
       'categories, headquarters country, employee count, founding year, keywords, headcount growth. Filters: search over ' +
       'name, industry, description, keywords and specialties; countries; industries; categories (pipe-separated); ' +
       'subcategories; employee and founding-year ranges; sorting (default: name, descending). Signal filters answer ' +
-      '"funded and hiring" in one call: has_signals (funding_round, acquisition, job_change, all required), ' +
-      'signals_since or a window per type (funding_round_since, job_change_since, acquisition_since: a date or last_30d, ' +
-      'last_90d, …), funding_round_types, total_funding_min (with total_funding_currency, default USD), ' +
-      'job_change_departments and job_change_seniorities (someone who joined, e.g. sales + vp).',
+      '"funded and hiring" in one call: has_signals (funding_round, acquisition, job_change, hiring, all required), ' +
+      'signals_since or a window per type (funding_round_since, job_change_since, acquisition_since, hiring_since: a date ' +
+      'or last_30d, last_90d, …), funding_round_types, total_funding_min (with total_funding_currency, default USD), ' +
+      'job_change_departments and job_change_seniorities (someone who joined, e.g. sales + vp), hiring_departments and ' +
+      'hiring_seniorities (a job posted, e.g. engineering + director).',
     query: CompaniesQuery,
     record: CompaniesResponse.properties.data.items,
     defaultFields: ['id', 'name', 'website', 'industry', 'headquartersCountry', 'employeeCount', 'foundedYear'],

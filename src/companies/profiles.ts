@@ -5,7 +5,9 @@
 import {
   acquisitions,
   companies,
+  DEPARTMENTS,
   funding,
+  hiring,
   invalidParameter,
   jobChanges,
   mA,
@@ -82,6 +84,8 @@ async function readSignals(readModel: ReadModel, id: string, now: Date, first: P
     op: 'below',
     value: new Date(now.getTime() + 1).toISOString(),
   };
+  // A posting is open while its validThrough (expires_at) has not passed.
+  const open: Condition<Record<string, unknown>> = { column: 'expires_at', op: 'atLeast', value: now.toISOString() };
   const moves = (column: string) =>
     WINDOWS.map((days): PageAsk => ({
       dataset: jobChanges,
@@ -100,6 +104,14 @@ async function readSignals(readModel: ReadModel, id: string, now: Date, first: P
     ...moves('company_id'),
     ...moves('previous_company_id'),
     { dataset: acquisitions, conditions: [linked('company_id')], limit: 1 },
+    // Its postings: the latest (open or not), the open ones, the open ones per department.
+    { dataset: hiring, conditions: [linked('company_id')], limit: 1 },
+    { dataset: hiring, conditions: [linked('company_id'), open], limit: 0 },
+    ...DEPARTMENTS.map((department): PageAsk => ({
+      dataset: hiring,
+      conditions: [linked('company_id'), open, { column: 'departments', op: 'overlaps', values: [department] }],
+      limit: 0,
+    })),
   ];
   const pages = await readModel.read(asks(ROUNDS_READ));
   const rounds = pages[first.length]!.total;
@@ -112,7 +124,9 @@ const WINDOWS = [30, 90, 365] as const;
 const day = (sortAt: number) => new Date(sortAt).toISOString().slice(0, 10);
 
 function profileOf(company: CompanyRecord, pages: readonly PageRecords[]): CompanyProfile {
-  const [rounds, asTarget, asAcquirer, joined30, joined90, joined365, left30, left90, left365, acquisition] = pages;
+  const [rounds, asTarget, asAcquirer, joined30, joined90, joined365, left30, left90, left365, acquisition, latestPosting, open] =
+    pages;
+  const openByDepartment = pages.slice(12);
   const roundDocs = rounds!.records.map(({ doc }) => JSON.parse(doc) as FundingRecord);
   const raised = new Map<string, number>();
   const investors = new Set<string>();
@@ -156,6 +170,11 @@ function profileOf(company: CompanyRecord, pages: readonly PageRecords[]): Compa
           ? null
           : { score: signalDoc.acquisitionSignalScore, indicators: signalDoc.signalIndicators ?? [], date: day(signal.sortAt) },
       investors: [...investors].sort(byCodePoints).slice(0, INVESTORS_LISTED),
+      hiring: {
+        openPostings: open!.total,
+        byDepartment: Object.fromEntries(DEPARTMENTS.map((department, i) => [department, openByDepartment[i]!.total])),
+        latestDate: latestPosting!.records[0] === undefined ? null : day(latestPosting!.records[0].sortAt),
+      },
     },
   };
 }

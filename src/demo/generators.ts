@@ -6,6 +6,7 @@ import {
   acquisitions,
   companies,
   funding,
+  hiring,
   investors,
   jobChanges,
   mA,
@@ -16,6 +17,7 @@ import {
   type StoredRow,
 } from '../catalog/index.js';
 import { generateCompanies } from './company-generator.js';
+import { generateHiringPostings } from './hiring-generator.js';
 import { companyPopulation, type CompanyPopulation } from './company-population.js';
 import { generateFundingRecords, generateMaRecords } from './v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from './v2-generator.js';
@@ -108,6 +110,14 @@ export const DEMO_GENERATORS = {
     seedOffset: 5,
     *generate(seed, count, asOf) {
       for (const record of generateCompanies(seed, count, asOf)) yield { record };
+    },
+  }),
+  // The same population: a company hires and raises, is acquired, gains and loses people.
+  hiring: generatorOf(hiring, {
+    sizes: { demo: 3_000, large: 2_000_000, xlarge: 4_000_000 },
+    seedOffset: 6,
+    *generate(seed, count, asOf, population) {
+      for (const record of generateHiringPostings(seed, count, asOf, population)) yield { record };
     },
   }),
 } satisfies { readonly [N in DatasetName]?: DatasetGenerator<RecordOf<N>> };

@@ -1,7 +1,7 @@
 // A dataset's filter as the in-memory index reads it: its conditions (the same ones the property
 // tests evaluate as plain SQL, test/read-model/sql-conditions.ts) as index terms, and its stored rows as index records.
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { Condition } from '../catalog/index.js';
+import { invalidParameter, type Condition } from '../catalog/index.js';
 import type { IndexRow, IndexSource } from './queries.js';
 import type { ColumnSpec, IndexFilter, IndexRecord, KeyValues, SortOrder, Term } from './filter-index/index.js';
 import type { Dataset, RowOrder, StoredRow } from '../catalog/index.js';
@@ -18,6 +18,11 @@ export type LinkedCondition = Extract<AnyCondition, { op: 'linkedFrom' | 'linked
 export type LinkedTerm = { hashes: Float64Array } | { keyValues: KeyValues; least: number };
 export type LinkedKeys = (condition: LinkedCondition) => LinkedTerm;
 
+/** A full-text condition: answered by the database, then handed to the index as the keys of the rows it holds. */
+export type FullTextCondition = Extract<AnyCondition, { op: 'fullText' }>;
+/** The hashes of the dataset's keys (its `key` column) of the rows a full-text condition holds for, ascending. */
+export type FullTextKeys = (condition: FullTextCondition) => Float64Array;
+
 /** Any dataset, whatever its types: what the read model keeps per dataset. */
 export interface IndexedDataset {
   name: string;
@@ -25,8 +30,13 @@ export interface IndexedDataset {
   columns: ColumnSpec[];
   /** Where the rows come from: the table and the types of the columns read. */
   source: IndexSource;
-  /** `linked` answers the conditions on other datasets' records (the read model, which holds every index). */
-  indexFilter(conditions: readonly AnyCondition[], linked?: LinkedKeys): IndexFilter;
+  /**
+   * `linked` answers the conditions on other datasets' records (the read model, which holds every index);
+   * `fullText` the full-text conditions, as the keys of the rows the database found.
+   */
+  indexFilter(conditions: readonly AnyCondition[], linked?: LinkedKeys, fullText?: FullTextKeys): IndexFilter;
+  /** The `key` column that holds each row's natural key (what full-text conditions are answered on). */
+  keyColumn: string;
   /** A row order as the index takes it: undefined for its own (sort_at DESC, id DESC). */
   indexOrder(order: { column: string; direction: RowOrder<unknown>['direction'] } | undefined): SortOrder | undefined;
 }
@@ -54,7 +64,8 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
     name: dataset.name,
     columns,
     source,
-    indexFilter(conditions, linked) {
+    keyColumn: dataset.key.column,
+    indexFilter(conditions, linked, fullText) {
       let sortFrom = -Infinity;
       let sortBefore = Infinity;
       const terms: Term[] = [];
@@ -64,6 +75,20 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
           if (condition.op === 'atLeast') sortFrom = Math.max(sortFrom, Date.parse(String(condition.value)));
           else if (condition.op === 'below') sortBefore = Math.min(sortBefore, Date.parse(String(condition.value)));
           else throw new Error(`${dataset.name}: sort_at is filtered by atLeast or below, not ${condition.op}`);
+          continue;
+        }
+        if (condition.op === 'fullText') {
+          if (kinds[dataset.key.column] !== 'key') {
+            throw new Error(`${dataset.name}: full-text conditions need the rows' keys (${dataset.key.column}) indexed as key`);
+          }
+          // The database answers it for a list request; a webhook's filter tests each record in memory.
+          if (fullText === undefined) {
+            throw invalidParameter(
+              `${condition.param}: full-text search answers list requests, not webhook filters`,
+              condition.param,
+            );
+          }
+          terms.push({ column: dataset.key.column, hashes: fullText(condition) });
           continue;
         }
         const kind = kinds[column];
@@ -88,7 +113,7 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
   };
 }
 
-function term(condition: Exclude<AnyCondition, LinkedCondition>, kind: ColumnSpec['kind']): Term {
+function term(condition: Exclude<AnyCondition, LinkedCondition | FullTextCondition>, kind: ColumnSpec['kind']): Term {
   const { column } = condition;
   switch (condition.op) {
     case 'equals':
@@ -101,9 +126,9 @@ function term(condition: Exclude<AnyCondition, LinkedCondition>, kind: ColumnSpe
     case 'notOverlaps':
       return { column, noneOf: condition.values };
     case 'atLeast':
-      return { column, min: Number(condition.value) };
+      return { column, min: numberOf(condition.value) };
     case 'atMost':
-      return { column, max: Number(condition.value) };
+      return { column, max: numberOf(condition.value) };
     case 'wordPrefix':
       return { column, words: [condition.word] };
     case 'below':
@@ -115,4 +140,10 @@ function term(condition: Exclude<AnyCondition, LinkedCondition>, kind: ColumnSpe
 export function indexRecord(row: IndexRow): IndexRecord {
   const { id, sort_ms, ...values } = row;
   return { id, sortAt: sort_ms, values };
+}
+
+/** A bound as a number column holds it: a number as given, a timestamp (ISO text) as ms since the epoch. */
+function numberOf(value: string | number): number {
+  const number = Number(value);
+  return typeof value === 'string' && Number.isNaN(number) ? Date.parse(value) : number;
 }

@@ -47,7 +47,13 @@ export async function listSignalPage<Q extends TObject, F, R extends TSchema, Ro
   // Count mode needs only the total.
   const offset = count ? 0 : (page - 1) * limit;
   const result = await readModel.page(dataset, conditions, offset, count ? 0 : limit, dataset.order?.(filter));
-  const dataJson = api.exactMatch?.(query) ? withExactMatch(result.dataJson) : result.dataJson;
+  const confidence = api.matchConfidence?.(query);
+  const dataJson = api.exactMatch?.(query)
+    ? withExactMatch(result.dataJson)
+    : confidence !== undefined
+      ? // Only the served records' own key is spelled with bare quotes: a description's text has them escaped.
+        result.dataJson.replaceAll('"match_confidence":"none"', `"match_confidence":"${confidence}"`)
+      : result.dataJson;
   return { dataJson, total: result.total, page, limit };
 }
 

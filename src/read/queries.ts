@@ -76,3 +76,27 @@ export async function documentsWithHead(db: Queryable, reads: readonly Documents
   }
   return { tables, head: boundsOf(rows[0]!).head };
 }
+
+/**
+ * The natural keys of the rows whose document's `field` matches a full-text query (websearch syntax,
+ * English configuration), and the change log's head of the same snapshot, in one statement; and
+ * whether the query has a word to search for at all (only stop words or punctuation have none). The
+ * expression is the one the table's GIN index is built on (its migration), so the index answers it.
+ */
+export async function fullTextKeysWithHead(
+  db: Queryable,
+  source: { table: string; keyColumn: string; column: string; field: string },
+  query: string,
+): Promise<{ keys: string[]; head: ChangePosition; searchable: boolean }> {
+  const { table, keyColumn, column, field } = source;
+  const rows = await db.query<BoundsRow & { keys: string | null; searchable: boolean }>(
+    `SELECT b.*, numnode(websearch_to_tsquery('english'::regconfig, $1)) > 0 AS searchable,
+            (SELECT string_agg(t.${keyColumn}::text, ',') FROM ${table} t
+                   WHERE to_tsvector('english'::regconfig, coalesce(t.${column}::json ->> '${field}', ''))
+                         @@ websearch_to_tsquery('english'::regconfig, $1)) AS keys
+       FROM (${BOUNDS_SQL}) b`,
+    [query],
+  );
+  const row = rows[0]!;
+  return { keys: row.keys === null ? [] : row.keys.split(','), head: boundsOf(row).head, searchable: row.searchable };
+}

@@ -15,14 +15,15 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Database, Queryable } from '../platform/db/index.js';
 import { comparePositions, type Change, type ChangePosition } from '../changes/index.js';
-import type { Condition } from '../catalog/index.js';
+import { invalidParameter, type Condition } from '../catalog/index.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../changes/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { documentsWithHead, indexRowsAfter, type Documents, type DocumentsOfTable } from './queries.js';
+import { documentsWithHead, fullTextKeysWithHead, indexRowsAfter, type Documents, type DocumentsOfTable } from './queries.js';
 import type { AnyDataset, Dataset, DocumentView, RowOrder, StoredRow } from '../catalog/index.js';
 import {
   indexedDataset,
   indexRecord,
+  type FullTextCondition,
   type IndexedDataset,
   type LinkedCondition,
   type LinkedTerm,
@@ -30,6 +31,8 @@ import {
 import { DATASETS } from '../catalog/index.js';
 import {
   FilterIndex,
+  distinctAscending,
+  keyHash,
   SPARSE_KEY_VALUES,
   unionAscending,
   type FilterIndexOptions,
@@ -201,6 +204,18 @@ interface LinkedValuesKept {
   outerSize: number;
 }
 
+/** Memory for the keys of full-text questions, per thread: a common word of the job descriptions holds a few hundred thousand. */
+const FULL_TEXT_BYTES = 64 * 1024 * 1024;
+
+interface FullTextKept {
+  version: number;
+  /** The hashes of the matching rows' keys, ascending and distinct. */
+  hashes: Float64Array;
+}
+
+const fullTextKey = (dataset: string, condition: FullTextCondition) =>
+  `${dataset}\u0000${condition.column}\u0000${condition.field}\u0000${condition.query}`;
+
 interface LinkedKeysKept {
   version: number;
   hashes: Float64Array;
@@ -235,6 +250,11 @@ export class ReadModel {
    * change to a dataset gives its index a new version, so an answer is never served stale.
    */
   private readonly answers: LRUCache<string, KeptAnswer>;
+  /** The keys each full-text question holds for, kept while its dataset's index is unchanged (8 bytes a key). */
+  private readonly fullTexts = new LRUCache<string, FullTextKept>({
+    maxSize: FULL_TEXT_BYTES,
+    sizeCalculation: (kept) => Math.max(1, kept.hashes.byteLength),
+  });
   private readonly linkedKeys = new LRUCache<string, LinkedKeysKept>({
     maxSize: LINKED_KEYS_BYTES,
     sizeCalculation: (kept) => kept.hashes.byteLength + 64,
@@ -421,6 +441,13 @@ export class ReadModel {
         current = true;
       }
       const position = this.follower.position;
+      // Full-text conditions are the database's to answer, at this position: when its head has moved
+      // past it, the new changes are applied first and the asks answered at the next one.
+      if (!(await this.fullTextAt(asks, position))) {
+        await this.catchUp();
+        current = true;
+        continue;
+      }
       const answers = asks.map((ask) => {
         const part = this.part(ask.dataset);
         // Read at this position: conditions on linked datasets (a company's signals) read their indexes as they stand now.
@@ -468,6 +495,36 @@ export class ReadModel {
   }
 
   /**
+   * Reads the keys of the rows each full-text condition of the asks holds for, as of `position`, unless
+   * kept for the index's current version; false when the database's head is past the position (the
+   * caller applies the new changes and asks again). A query with no word to search for is a 400.
+   */
+  private async fullTextAt(asks: readonly Ask[], position: ChangePosition): Promise<boolean> {
+    for (const ask of asks) {
+      for (const condition of ask.conditions) {
+        if (condition.op !== 'fullText') continue;
+        const part = this.part(ask.dataset);
+        const key = fullTextKey(ask.dataset, condition);
+        if (this.fullTexts.get(key)?.version === part.version) continue;
+        const read = await fullTextKeysWithHead(
+          this.db,
+          { table: ask.table, keyColumn: part.dataset.keyColumn, column: condition.column, field: condition.field },
+          condition.query,
+        );
+        if (!read.searchable) {
+          throw invalidParameter(
+            `${condition.param}: has no word to search for (only stop words or punctuation)`,
+            condition.param,
+          );
+        }
+        if (comparePositions(read.head, position) !== 0 || comparePositions(this.follower.position, position) !== 0) return false;
+        this.fullTexts.set(key, { version: part.version, hashes: distinctAscending(read.keys.map(keyHash)) });
+      }
+    }
+    return true;
+  }
+
+  /**
    * The documents and the head of one snapshot at or past `position`: from the replica once it has
    * replayed that far (a head behind it means older documents than the index picked), else from
    * the primary. A head past it is the caller's to handle, as with the primary.
@@ -506,11 +563,22 @@ export class ReadModel {
    */
   private indexFilter(indexed: IndexedDataset, conditions: readonly Condition<Record<string, unknown>>[]) {
     const tags = new Map<object, string>();
-    const filter = indexed.indexFilter(conditions, (linked) => {
-      const { term, tag } = this.termOfLinked(linked, this.part(indexed.name).index.size);
-      tags.set('hashes' in term ? term.hashes : term.keyValues, tag);
-      return term;
-    });
+    const part = this.part(indexed.name);
+    const filter = indexed.indexFilter(
+      conditions,
+      (linked) => {
+        const { term, tag } = this.termOfLinked(linked, part.index.size);
+        tags.set('hashes' in term ? term.hashes : term.keyValues, tag);
+        return term;
+      },
+      (condition) => {
+        const kept = this.fullTexts.get(fullTextKey(indexed.name, condition));
+        // fullTextAt read it at this version just before.
+        if (kept === undefined || kept.version !== part.version) throw new Error(`full-text keys of ${indexed.name} not read`);
+        tags.set(kept.hashes, `fullText ${JSON.stringify([condition.field, condition.query])}`);
+        return kept.hashes;
+      },
+    );
     const key = JSON.stringify(filter, (_, value: unknown) =>
       typeof value === 'object' && value !== null && tags.has(value) ? tags.get(value) : value,
     );

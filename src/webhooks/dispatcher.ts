@@ -8,7 +8,7 @@ import { changeLogHead, comparePositions, readChangeRange, type Change, type Cha
 import { subscribedWebhooks, lockDispatchPosition, setDispatchPosition, type DispatchWebhook } from './dispatch-queries.js';
 import { enqueueDeliveries, insertEvents, type NewDelivery, type NewEvent } from './delivery-queue-queries.js';
 import { indexRecord } from '../read/index.js';
-import { DATASET_NAMES, type DatasetName } from '../catalog/index.js';
+import { DATASET_NAMES, datasetNamed, type DatasetName } from '../catalog/index.js';
 import { compileWebhookFilters, eventTypeOf, matchesRecord, type WebhookMatcher } from './event-filters.js';
 import { eventBody } from './signing.js';
 
@@ -119,7 +119,10 @@ export class WebhookDispatcher {
           if (!matchesRecord(subscriber.matcher, change.dataset, record)) continue;
           if (!event) {
             const id = randomUUID();
-            const body = eventBody({ eventId: id, eventType, timestamp: change.changedAt, data: JSON.parse(found.doc) });
+            // The record as its list endpoint serves it (hiring signals add their published fields then).
+            const view = datasetNamed(change.dataset)?.document;
+            const doc = view ? view.serve(found.doc, change.key ?? '') : found.doc;
+            const body = eventBody({ eventId: id, eventType, timestamp: change.changedAt, data: JSON.parse(doc) });
             event = { id, eventType, body };
             events.push(event);
           }

@@ -19,9 +19,6 @@ export type FilterKey = (typeof FILTER_KEYS)[number];
 /** The form field of a filter key. */
 export const filterField = (key: FilterKey) => `filter_${key}`;
 
-// Published, accepted, and never sent here: this service has no such records.
-const NEVER_FIRE: ReadonlySet<string> = new Set(['hiring.created']);
-
 const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'funding.created': 'A new funding round',
   'funding.updated': 'A funding round changed',
@@ -33,6 +30,8 @@ const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'job_change.updated': 'A job change changed',
   'investor.created': 'A new investor',
   'investor.updated': 'An investor changed',
+  'hiring.created': 'A new job posting',
+  'hiring.updated': 'A job posting changed',
   'new_company.created': 'A new company',
   'company.updated': 'A company changed',
   'system.test': 'Test events (sent only when you ask for one)',
@@ -40,16 +39,14 @@ const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 // Shown by data set, "created" before "updated", the test event last.
 // (A new company is published as new_company.created; its update is ours, company.updated.)
-const EVENT_ORDER = ['funding', 'deal', 'acquisition', 'job_change', 'investor', 'company', 'system'];
+const EVENT_ORDER = ['funding', 'deal', 'acquisition', 'job_change', 'hiring', 'investor', 'company', 'system'];
 const eventRank = (type: string) => {
   const [prefix = '', action = ''] = type.split('.');
   return EVENT_ORDER.indexOf(prefix.replace(/^new_/, '')) * 2 + (action === 'updated' ? 1 : 0);
 };
 
-/** The event types a form offers: every one that can fire here. */
-export const FORM_EVENT_TYPES: readonly string[] = EVENT_TYPES.filter((type) => !NEVER_FIRE.has(type)).sort(
-  (a, b) => eventRank(a) - eventRank(b),
-);
+/** The event types a form offers: every one. */
+export const FORM_EVENT_TYPES: readonly string[] = [...EVENT_TYPES].sort((a, b) => eventRank(a) - eventRank(b));
 
 interface FilterInput {
   key: FilterKey;

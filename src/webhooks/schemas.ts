@@ -5,10 +5,7 @@ import { DATASETS, Nullable, StringEnum } from '../catalog/index.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 
-/**
- * The published event types, in the published order (hiring.created is accepted for compatibility;
- * this service has no such records, so it never fires; system.test is sent only by the test endpoint).
- */
+/** The published event types, in the published order (system.test is sent only by the test endpoint). */
 const PUBLISHED_EVENT_TYPES = [
   'funding.created',
   'acquisition.created',
@@ -37,10 +34,10 @@ export type EventType = string;
 
 export const WebhookEventType = StringEnum(
   EVENT_TYPES,
-  'Event type. Published: funding.created, acquisition.created, job_change.created, investor.created, system.test ' +
-    '(only ever sent by the test endpoint), new_company.created (a company seen for the first time); hiring.created is ' +
-    'accepted and never fires (no such records here). Ours: funding/acquisition/job_change/investor .updated (a record ' +
-    'that changed after it was first seen), company.updated, deal.created and deal.updated (v1 M&A deals).',
+  'Event type. Published: funding.created, acquisition.created, job_change.created, hiring.created (a new job posting), ' +
+    'investor.created, system.test (only ever sent by the test endpoint), new_company.created (a company seen for the ' +
+    'first time). Ours: funding/acquisition/job_change/hiring/investor .updated (a record that changed after it was ' +
+    'first seen), company.updated, deal.created and deal.updated (v1 M&A deals).',
 );
 
 const Stats = Type.Object({

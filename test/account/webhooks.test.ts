@@ -123,7 +123,7 @@ describeOnOneStore('account pages: webhooks', (backend) => {
     (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1', [accountId]))[0]!.n;
 
   describe('create', () => {
-    it('offers every event type that can fire and the filters; shows the secret once, then never again', async () => {
+    it('offers every event type and the filters; shows the secret once, then never again', async () => {
       const { web, accountId } = await signedIn('create');
       const account = await web.get('/account');
       assert.match(account.body, /<h2 id="webhooks-title">Webhooks<\/h2>/);
@@ -137,6 +137,8 @@ describeOnOneStore('account pages: webhooks', (backend) => {
         'deal.updated',
         'funding.created',
         'funding.updated',
+        'hiring.created',
+        'hiring.updated',
         'investor.created',
         'investor.updated',
         'job_change.created',

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
-import { companyRecord, fundingRecord, jobChangeRecord, maRecord } from '../fixtures.js';
+import { companyRecord, fundingRecord, hiringRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { companies, jobChanges } from '../../src/catalog/registry.js';
 import { clearData, describeEach, makeKey, testConfig, testContext, type TestContext } from '../helpers.js';
 import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
@@ -70,11 +70,23 @@ function world(seed: number) {
       discoveredAt: occurredAt,
     });
   };
+  const posting = () => {
+    const company = pick(companiesOfWorld);
+    const createdAt = daysAgo();
+    return hiringRecord({
+      title: pick(ROLES),
+      companyName: company.name,
+      companyWebsite: company.website,
+      companyLinkedinUrl: company.linkedinUrl,
+      datePosted: createdAt,
+      createdAt,
+    });
+  };
   /** A random signal query, sometimes with a company filter. */
   const query = (): CompaniesQuery => {
     const q: CompaniesQuery = { limit: 100 };
     const window = () => (int(2) === 0 ? pick(PRESETS) : daysAgo().slice(0, 10));
-    const types = ['funding_round', 'acquisition', 'job_change'].filter(() => int(3) === 0);
+    const types = ['funding_round', 'acquisition', 'job_change', 'hiring'].filter(() => int(3) === 0);
     if (types.length > 0) q.has_signals = types.join(',');
     if (int(2) === 0) q.signals_since = window();
     if (int(4) === 0) q.funding_round_since = window();
@@ -87,10 +99,13 @@ function world(seed: number) {
     }
     if (int(3) === 0) q.job_change_departments = pick(['sales', 'engineering', 'marketing', 'sales,engineering']);
     if (int(3) === 0) q.job_change_seniorities = pick(['vp', 'c_level', 'head,director', 'vp,c_level']);
+    if (int(4) === 0) q.hiring_since = window();
+    if (int(4) === 0) q.hiring_departments = pick(['sales', 'engineering', 'marketing,sales']);
+    if (int(4) === 0) q.hiring_seniorities = pick(['vp', 'head,director']);
     if (int(3) === 0) q.countries = pick(COUNTRIES);
     return q;
   };
-  return { companiesOfWorld, round, deal, move, query, int };
+  return { companiesOfWorld, round, deal, move, posting, query, int };
 }
 
 describeEach('companies: signal filters', (backend) => {
@@ -152,6 +167,8 @@ describeEach('companies: signal filters', (backend) => {
     await importKind('m-a', Array.from({ length: 15 }, w.deal));
     const moves = Array.from({ length: 40 }, w.move);
     await importKind('job-changes', moves);
+    const postings = Array.from({ length: 40 }, w.posting);
+    await importKind('hiring', postings);
     const queries = Array.from({ length: 40 }, w.query);
     const before = await agree(queries);
     assert.ok(before >= 10, `${before} of the queries matched a company`);
@@ -164,6 +181,10 @@ describeEach('companies: signal filters', (backend) => {
     await ctx.db.query(`DELETE FROM funding_rounds WHERE id IN (SELECT id FROM funding_rounds ORDER BY id LIMIT 12)`);
     await ctx.db.query(`DELETE FROM ma_deals WHERE id IN (SELECT id FROM ma_deals ORDER BY id DESC LIMIT 5)`);
     await importKind('funding', Array.from({ length: 10 }, w.round));
+    await importKind(
+      'hiring',
+      postings.slice(0, 10).map((posting) => ({ ...posting, title: 'VP of Sales' })),
+    );
     await agree(queries);
     await agree(Array.from({ length: 20 }, w.query));
   });
@@ -244,7 +265,7 @@ describeEach('companies: signal filters', (backend) => {
 
   it('a bad value is a 400 naming its parameter', async () => {
     const cases: [Record<string, string>, string][] = [
-      [{ has_signals: 'hiring' }, 'has_signals'],
+      [{ has_signals: 'patents' }, 'has_signals'],
       [{ signals_since: 'last_3d' }, 'signals_since'],
       [{ signals_since: '2026-02-30' }, 'signals_since'],
       [{ job_change_since: 'yesterday-ish' }, 'job_change_since'],

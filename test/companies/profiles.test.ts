@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
-import { acquisitionRecord, companyRecord, fundingRecord, jobChangeRecord, maRecord } from '../fixtures.js';
+import { acquisitionRecord, companyRecord, fundingRecord, hiringRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach, makeKey, testConfig, testContext, type TestContext } from '../helpers.js';
 import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
 import { buildApp } from '../../src/app.js';
 import { ReadModel } from '../../src/read/index.js';
-import { publishedRoundType } from '../../src/catalog/index.js';
+import { DEPARTMENTS, publishedRoundType } from '../../src/catalog/index.js';
 import type { CompanyRecord } from '../../src/catalog/schemas/v2-schemas.js';
 import type { Queryable } from '../../src/platform/db/index.js';
 
@@ -30,6 +30,9 @@ async function sqlSummary(db: Queryable, companyId: string, now: Date) {
     joined: number[];
     left_: number[];
     acquisition: { score: number | null; indicators: string[] | null; date: string } | null;
+    open_postings: number;
+    by_department: Record<string, number>;
+    latest_posting: string | null;
   }>(
     `WITH rounds AS (
        SELECT id, funding_amount, sort_at, doc::json AS doc FROM funding_rounds WHERE company_id = $1::uuid
@@ -58,8 +61,13 @@ async function sqlSummary(db: Queryable, companyId: string, now: Date) {
        (SELECT json_build_object('score', (doc::json->>'acquisitionSignalScore')::float8,
                                  'indicators', doc::json->'signalIndicators',
                                  'date', to_char(sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'))
-          FROM acquisition_signals WHERE company_id = $1::uuid ORDER BY sort_at DESC, id DESC LIMIT 1) AS acquisition`,
-    [companyId, now.toISOString()],
+          FROM acquisition_signals WHERE company_id = $1::uuid ORDER BY sort_at DESC, id DESC LIMIT 1) AS acquisition,
+       (SELECT count(*)::int FROM hiring_postings WHERE company_id = $1::uuid AND expires_at >= $2::timestamptz) AS open_postings,
+       (SELECT json_object_agg(d, (SELECT count(*) FROM hiring_postings
+                                    WHERE company_id = $1::uuid AND expires_at >= $2::timestamptz AND departments && ARRAY[d]))
+          FROM unnest($3::text[]) d) AS by_department,
+       (SELECT to_char(max(sort_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') FROM hiring_postings WHERE company_id = $1::uuid) AS latest_posting`,
+    [companyId, now.toISOString(), DEPARTMENTS],
   );
   const r = row!;
   const windows = (counts: number[]) => ({ last30Days: counts[0], last90Days: counts[1], last365Days: counts[2] });
@@ -77,6 +85,7 @@ async function sqlSummary(db: Queryable, companyId: string, now: Date) {
     jobChanges: { joined: windows(r.joined), left: windows(r.left_) },
     acquisitionSignal: r.acquisition && { ...r.acquisition, indicators: r.acquisition.indicators ?? [] },
     investors: r.investors,
+    hiring: { openPostings: r.open_postings, byDepartment: r.by_department, latestDate: r.latest_posting },
   };
 }
 
@@ -138,7 +147,21 @@ function world(seed: number) {
       lastUpdated: daysAgo(),
     });
   };
-  return { companies, round, deal, move, signal };
+  const posting = () => {
+    const company = pick(companies);
+    const created = daysAgo();
+    return hiringRecord({
+      title: pick(['VP of Sales', 'Software Engineer', 'Head of Marketing', 'Data Analyst', 'Legal Counsel']),
+      companyName: company.name,
+      companyWebsite: company.website,
+      companyLinkedinUrl: company.linkedinUrl,
+      datePosted: created,
+      createdAt: created,
+      // Some still open, some expired, some without an end.
+      validThrough: int(4) === 0 ? null : new Date(Date.parse(created) + int(120) * DAY_MS).toISOString(),
+    });
+  };
+  return { companies, round, deal, move, signal, posting };
 }
 
 describeEach('companies: profiles', (backend) => {
@@ -163,7 +186,7 @@ describeEach('companies: profiles', (backend) => {
   const agree = async () => {
     const now = new Date();
     const stored = await ctx.db.query<{ id: string }>(`SELECT record_id::text AS id FROM companies ORDER BY id`);
-    const seen = { rounds: 0, deals: 0, joined: 0, left: 0, signals: 0 };
+    const seen = { rounds: 0, deals: 0, joined: 0, left: 0, signals: 0, hiring: 0 };
     for (const { id } of stored) {
       const expected = await sqlSummary(ctx.db, id, now);
       const served = await get(id);
@@ -174,6 +197,7 @@ describeEach('companies: profiles', (backend) => {
       if (expected.jobChanges.joined.last365Days! > 0) seen.joined++;
       if (expected.jobChanges.left.last365Days! > 0) seen.left++;
       if (expected.acquisitionSignal !== null) seen.signals++;
+      if (expected.hiring.openPostings > 0) seen.hiring++;
     }
     return seen;
   };
@@ -202,6 +226,8 @@ describeEach('companies: profiles', (backend) => {
     const moves = Array.from({ length: 60 }, w.move);
     await importKind('job-changes', moves);
     await importKind('acquisitions', Array.from({ length: 20 }, w.signal));
+    const postings = Array.from({ length: 40 }, w.posting);
+    await importKind('hiring', postings);
     const seen = await agree();
     for (const [what, count] of Object.entries(seen)) assert.ok(count >= 5, `${count} companies with ${what}`);
 
@@ -218,6 +244,11 @@ describeEach('companies: profiles', (backend) => {
       Array.from({ length: 10 }, () => w.round()),
     );
     await importKind('acquisitions', Array.from({ length: 5 }, w.signal));
+    await importKind(
+      'hiring',
+      postings.slice(0, 10).map((posting) => ({ ...posting, title: 'Chief Revenue Officer', validThrough: null })),
+    );
+    await ctx.db.query(`DELETE FROM hiring_postings WHERE id IN (SELECT id FROM hiring_postings ORDER BY id DESC LIMIT 5)`);
     await agree();
   });
 

@@ -9,12 +9,14 @@ import {
   acquisitionRecord,
   companyRecord,
   fundingRecord,
+  hiringRecord,
   insertAcquisitions,
   insertJobChanges,
   jobChangeRecord,
   maRecord,
 } from '../fixtures.js';
 import { resolveAll } from '../../src/companies/index.js';
+import { DEPARTMENTS } from '../../src/catalog/index.js';
 import { upserterOf } from '../../src/ingest/index.js';
 import { companies } from '../../src/catalog/registry.js';
 import { clearData, describeEach, makeKey } from '../helpers.js';
@@ -331,11 +333,16 @@ describeEach('company resolution', (backend) => {
       jobChangeRecord({ ...acme, occurredAt: seen(500), previousCompanyName: null }),
     ];
     const signal = acquisitionRecord({ companyName: 'Acme', website: 'https://acme-robotics.com', acquisitionSignalScore: 81 });
+    const postings = [
+      hiringRecord({ ...acme, companyWebsite: null, title: 'VP of Sales', createdAt: seen(2), validThrough: seen(-30) }),
+      hiringRecord({ ...acme, companyWebsite: null, title: 'Staff Engineer', createdAt: seen(40), validThrough: seen(1) }),
+    ];
     for (const [kind, records] of [
       ['funding', rounds],
       ['m-a', [deal]],
       ['job-changes', moves],
       ['acquisitions', [signal]],
+      ['hiring', postings],
     ] as const) {
       assert.equal((await importKind(kind, [...records])).committed, true, kind);
     }
@@ -363,6 +370,12 @@ describeEach('company resolution', (backend) => {
       },
       acquisitionSignal: { score: 81, indicators: signal.signalIndicators, date: signal.lastUpdated.slice(0, 10) },
       investors: ['Oak Ventures'],
+      // The engineer's posting has expired: only the VP of Sales is open.
+      hiring: {
+        openPostings: 1,
+        byDepartment: { ...Object.fromEntries(DEPARTMENTS.map((department) => [department, 0])), sales: 1 },
+        latestDate: seen(2).slice(0, 10),
+      },
     });
     const north = (
       await ctx.app.inject({ url: `/api/v2/companies/${NORTH.id}`, headers: { authorization: `Bearer ${key}` } })

@@ -169,7 +169,7 @@ describeEach('POST /admin/ingest/:kind', (backend) => {
     const unknown = await post('mergers', ndjson([fundingRecord()]));
     assert.equal(unknown.statusCode, 404);
     assert.deepEqual(unknown.json(), {
-      error: 'Unknown kind "mergers"; kinds: funding, m-a, investors, job-changes, acquisitions, companies',
+      error: 'Unknown kind "mergers"; kinds: funding, m-a, investors, job-changes, acquisitions, companies, hiring',
     });
 
     const badFlag = await post('funding', ndjson([fundingRecord()]), {}, '?skipInvalid=maybe');

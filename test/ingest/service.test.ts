@@ -4,7 +4,15 @@ import type { Database } from '../../src/platform/db/port.js';
 import { BATCH_ROWS, ingest, UnknownKindError, type IngestKind } from '../../src/ingest/importer.js';
 import { generateFundingRecords, generateMaRecords } from '../../src/demo/v1-generator.js';
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/demo/v2-generator.js';
-import { acquisitionRecord, companyRecord, fundingRecord, investorRecord, jobChangeRecord, maRecord } from '../fixtures.js';
+import {
+  acquisitionRecord,
+  companyRecord,
+  fundingRecord,
+  hiringRecord,
+  investorRecord,
+  jobChangeRecord,
+  maRecord,
+} from '../fixtures.js';
 import { clearData, describeEach } from '../helpers.js';
 import { chunked, count, ndjson, run, snapshot, WriteProbe } from './support.js';
 
@@ -20,6 +28,7 @@ const MAKERS: Record<IngestKind, { make(): AnyRecord; change(record: AnyRecord):
   'job-changes': { make: () => jobChangeRecord(), change: (r) => ({ ...r, newRole: 'Chief Executive Officer' }) },
   acquisitions: { make: () => acquisitionRecord(), change: (r) => ({ ...r, companyName: 'Renamed Co' }) },
   companies: { make: () => companyRecord(), change: (r) => ({ ...r, employeeCount: 4242 }) },
+  hiring: { make: () => hiringRecord(), change: (r) => ({ ...r, title: 'Staff Software Engineer' }) },
 };
 
 describeEach('ingest service', (backend) => {
@@ -40,6 +49,7 @@ describeEach('ingest service', (backend) => {
       run(db, 'job-changes', ndjson([jobChangeRecord()])),
       run(db, 'acquisitions', ndjson([acquisitionRecord()])),
       run(db, 'companies', ndjson([companyRecord()])),
+      run(db, 'hiring', ndjson([hiringRecord()])),
     ]);
     for (const report of reports) assert.equal(report.committed, true, JSON.stringify(report));
   }

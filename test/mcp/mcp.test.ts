@@ -8,7 +8,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { adjustCredits } from '../../src/accounts/credit-queries.js';
-import { acquisitions, companies, funding, fundingSignals, investors, jobChanges, mA } from '../../src/catalog/registry.js';
+import {
+  acquisitions,
+  companies,
+  funding,
+  fundingSignals,
+  hiring,
+  investors,
+  jobChanges,
+  mA,
+} from '../../src/catalog/registry.js';
 import { ChangesQuery } from '../../src/changes/schemas.js';
 import { FundingSignalRecord } from '../../src/catalog/schemas/v2-schemas.js';
 import { generateApiKey } from '../../src/accounts/api-keys.js';
@@ -50,6 +59,13 @@ const TOOLS: Record<string, { family: 'v1' | 'v2'; path: string; query: TObject;
     record: FundingSignalRecord,
     limitMax: 100,
   },
+  list_hiring_signals: {
+    family: 'v2',
+    path: '/api/v2/signals/hiring',
+    query: hiring.query,
+    record: hiring.record,
+    limitMax: 100,
+  },
   list_companies: {
     family: 'v2',
     path: '/api/v2/companies',
@@ -69,6 +85,7 @@ const FILTERS: Record<string, Record<string, string>> = {
   list_acquisition_signals: { countries: 'NA' },
   list_funding_signals: { countries: 'US', round: 'Seed,Series A' },
   list_companies: { countries: 'US', employee_count_min: '10' },
+  list_hiring_signals: { departments: 'engineering,sales' },
 };
 
 interface ListResult {

@@ -37,6 +37,11 @@ function sql<Row>(
       return { test: `${c} < ?::${type}`, value: condition.value };
     case 'atMost':
       return { test: `${c} <= ?::${type}`, value: condition.value };
+    case 'fullText':
+      return {
+        test: `to_tsvector('english'::regconfig, coalesce(${c}::json ->> '${condition.field}', '')) @@ websearch_to_tsquery('english'::regconfig, ?)`,
+        value: condition.query,
+      };
     case 'wordPrefix':
       // A space before every word, the column's first included: " word" marks the start of one.
       // Hyphens separate words too (slugs); searchWords never leaves one in a word.

@@ -203,7 +203,7 @@ describeEach('v2 error codes', (backend) => {
     );
     await invalid(
       '/api/v2/changes?datasets=funding,patents',
-      'datasets: "patents" is not allowed; allowed values: funding, m-a, investors, job-changes, acquisitions, companies',
+      'datasets: "patents" is not allowed; allowed values: funding, m-a, investors, job-changes, acquisitions, companies, hiring',
       'datasets',
     );
 

@@ -7,11 +7,14 @@ import { beforeEach, it } from 'node:test';
 import {
   acquisitionRecord,
   fundingRecord,
+  hiringRecord,
   insertAcquisitions,
   insertFunding,
   insertJobChanges,
+  insertRecords,
   jobChangeRecord,
 } from '../fixtures.js';
+import { hiring } from '../../src/catalog/registry.js';
 import { pruneDeliveries } from '../../src/webhooks/retention-queries.js';
 import { describeEach, type TestContext } from '../helpers.js';
 import { ok, verifyBoth, type Received, type TestReceiver } from './receiver.js';
@@ -68,6 +71,34 @@ describeEach('webhook deliveries', (backend) => {
     });
     assert.equal(row!.attempt_count, 1);
     assert.equal(row!.event_id, payload.event_id);
+  });
+
+  it('hiring.created: each new posting its filters match, as the list endpoint serves it', async () => {
+    const hook = await api.create({
+      endpoint_url: receiver.url,
+      event_types: ['hiring.created'],
+      filters: { countries: 'DE', search: 'platform' },
+    });
+    const match = hiringRecord({ title: 'Platform Engineer', jobCountry: 'DE', city: 'Berlin', region: 'Berlin' });
+    await insertRecords(
+      ctx.db,
+      hiring,
+      [
+        match,
+        hiringRecord({ title: 'Platform Engineer', jobCountry: 'US', companyCountry: 'US' }),
+        hiringRecord({ title: 'Account Executive', jobCountry: 'DE', city: 'Berlin', region: 'Berlin' }),
+      ].map((record) => ({ record })),
+    );
+    const [delivery] = await receiver.waitFor(1);
+    const payload = verifyBoth(hook.secret, delivery!);
+    assert.equal(payload.event_type, 'hiring.created');
+    const listed = await get('/api/v2/signals/hiring?countries=DE&search=platform');
+    assert.equal(listed.data.length, 1);
+    assert.equal(listed.data[0].id, match.id);
+    assert.deepEqual(payload.data, listed.data[0], 'data is the record the list endpoint serves');
+    await dispatched();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(receiver.received.length, 1, 'the two postings the filters exclude are not delivered');
   });
 
   it('filters.query matches exactly what that list request lists', async () => {

@@ -533,6 +533,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/signals/hiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hiring signals
+         * @description Open job postings, newest `createdAt` first. Positions, departments and seniorities are derived from the job `title` when the posting is recorded (the job changes' role classifier); OR within one list, AND across lists. A posting whose `validThrough` has passed is hidden unless `include_expired=true`; one without `validThrough` never expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. positions: ceo, cto, cfo, coo, vp of engineering, vp of sales, vp of marketing, head of product, head of growth, head of engineering, engineering manager, product manager, sales manager, marketing manager, founder, co-founder. departments: marketing, sales, engineering, product, design, operations, finance, people, data, customer_success, growth, legal. seniorities: founder, c_level, vp, director, head, lead, manager. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/signals/hiring' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'date_preset=last_1y' \
+         *       --data-urlencode 'description=kubernetes' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { date_preset: 'last_1y', description: 'kubernetes', limit: 5 };
+         *     const page = await ds.v2.hiring.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v2.hiring.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"date_preset": "last_1y", "description": "kubernetes", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/signals/hiring?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["getHiringSignals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/signals/funding": {
         parameters: {
             query?: never;
@@ -1491,10 +1554,56 @@ export interface components {
             hasNextPage: boolean;
             hasPreviousPage: boolean;
         };
+        /** HiringPosting */
+        HiringPosting: {
+            /**
+             * Format: uuid
+             * @description Unique identifier for the hiring signal
+             */
+            id: string;
+            jobId: string | null;
+            /**
+             * Format: uri
+             * @description URL of the job posting
+             */
+            jobUrl: string;
+            /** @description Job title */
+            title: string;
+            location: string | null;
+            city: string | null;
+            region: string | null;
+            jobCountry: string | null;
+            datePosted: string | null;
+            validThrough: string | null;
+            employmentType: string | null;
+            seniorityLevel: string | null;
+            jobFunction: string | null;
+            industries: string | null;
+            numApplicants: string | null;
+            descriptionText: string | null;
+            /**
+             * Format: date-time
+             * @description When the signal was ingested
+             */
+            createdAt: string;
+            /** @description Name of the hiring company */
+            companyName: string;
+            companyWebsite: string | null;
+            companyLinkedinUrl?: string | null;
+            companyIndustry: string | null;
+            companyCountry: string | null;
+            companySubcategory: string | null;
+            companyEmployeeCount: number | null;
+            companyFoundedYear: number | null;
+            companyLogoUrl: string | null;
+            companyDescription: string | null;
+            companySpecialties: string | null;
+            companyCategories: string | null;
+        };
         /** Meta */
         Meta: {
             /** @enum {string} */
-            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "companies.list" | "signals.funding" | "companies.get";
+            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "companies.list" | "signals.hiring" | "signals.funding" | "companies.get";
             /** @description 1 per page of data; 0 in count mode */
             creditsUsed: number;
             /** @description The account's balance after this call */
@@ -1540,7 +1649,7 @@ export interface components {
             /** @description Receives a POST per event. http or https URL, at most 500 characters. Stored, shown, checked and called in its WHATWG serialisation (what `new URL(url).href` gives): scheme and host in lower case, default port dropped, `http:/host`, `http:host` and backslashes normalised to `http://host/`, spaces and other characters a URL cannot hold percent-encoded (normalised, not refused; the normalised URL must also fit the bound). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network. */
             endpoint_url: string;
             /** @description Without duplicates */
-            event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "company.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
+            event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "hiring.updated" | "company.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
             /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). Bounded: any other key is refused with a 400 naming it (the published contract ignores unknown keys; here they are refused, not stored); each value at most 1000 characters (query: 4096), and the values at most 4096 characters in all. */
             filters: {
                 countries?: string;
@@ -2883,7 +2992,7 @@ export interface operations {
                  * @example 2025
                  */
                 founded_year_max?: number;
-                /** @description Comma-separated signal types the company must all have (AND), within `signals_since` when given: `funding_round` (a funding round of the company), `acquisition` (an M&A deal in which it was acquired or acquired), `job_change` (someone joined it). Another value is a 400 naming it. Several values: comma-separated, or the parameter repeated (`has_signals=a&has_signals=b`). */
+                /** @description Comma-separated signal types the company must all have (AND), within `signals_since` when given: `funding_round` (a funding round of the company), `acquisition` (an M&A deal in which it was acquired or acquired), `job_change` (someone joined it), `hiring` (a job posting of it recorded in the window, open or since expired). Another value is a 400 naming it. Several values: comma-separated, or the parameter repeated (`has_signals=a&has_signals=b`). */
                 has_signals?: string;
                 /** @description The window of every signal filter without one of its own: a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists (`last_90d`, `this_year`, …: signals within its range). Without it, any time. */
                 signals_since?: string;
@@ -2893,6 +3002,8 @@ export interface operations {
                 acquisition_since?: string;
                 /** @description Someone joined within this window (a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists (`last_90d`, `this_year`, …: signals within its range)); implies has_signals=job_change and is its window, job_change_departments and job_change_seniorities included. */
                 job_change_since?: string;
+                /** @description A job posting recorded within this window (a date (`YYYY-MM-DD`: signals on or after that UTC day) or a `date_preset` value of the signal lists (`last_90d`, `this_year`, …: signals within its range)); implies has_signals=hiring and is its window, hiring_departments and hiring_seniorities included. */
+                hiring_since?: string;
                 /** @description Comma-separated published round types (as the funding signals' `round`): a funding round of one of them, within the funding window. Another value is a 400 naming it. Several values: comma-separated, or the parameter repeated (`funding_round_types=a&funding_round_types=b`). */
                 funding_round_types?: string;
                 /** @description The company's funding rounds in `total_funding_currency`, all of them whatever the window, add up to at least this. Amounts are never converted: rounds in other currencies are not counted. */
@@ -2903,6 +3014,10 @@ export interface operations {
                 job_change_departments?: string;
                 /** @description Comma-separated seniorities (as the job change signals' `seniorities`): someone joined the company at one of them, within the job change window. Several values: comma-separated, or the parameter repeated (`job_change_seniorities=a&job_change_seniorities=b`). */
                 job_change_seniorities?: string;
+                /** @description Comma-separated departments (as the hiring signals' `departments`): the company posted a job in one of them, within the hiring window. With hiring_seniorities, both hold for the same posting. Several values: comma-separated, or the parameter repeated (`hiring_departments=a&hiring_departments=b`). */
+                hiring_departments?: string;
+                /** @description Comma-separated seniorities (as the hiring signals' `seniorities`): the company posted a job at one of them, within the hiring window. Several values: comma-separated, or the parameter repeated (`hiring_seniorities=a&hiring_seniorities=b`). */
+                hiring_seniorities?: string;
                 /** @description Field to sort by (name: the name, case and accents ignored; employee_count: employeeCount; founded_year: foundedYear; created_at: createdAt). Records without a value come last; ties go by a stable id. */
                 sort_by?: "name" | "employee_count" | "founded_year" | "created_at";
                 /** @description Sort direction, for sort_by (its default included) and for the tie-break */
@@ -2931,6 +3046,235 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Company"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag; no body, not counted, no credit */
+            304: {
+                headers: {
+                    /** @description Weak validator of the data served (v2: `data` and `pagination`; v1: body and paging headers) */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it if you like, revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter breaks its rule (unknown parameters included); the message names it (code invalid_parameter, `param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API credits exhausted for this billing period (insufficient_credits) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after the Retry-After seconds (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getHiringSignals: {
+        parameters: {
+            query?: {
+                /** @description Page number */
+                page?: number;
+                /** @description Records per page, 1 to 100 */
+                limit?: number;
+                /** @description Count mode: `true` returns `data: []` with full pagination and costs no credits */
+                count?: boolean;
+                /**
+                 * @description Earliest date of the signal (createdAt, UTC), inclusive (YYYY-MM-DD, 1900-01-01 to 2199-12-31)
+                 * @example 2025-01-01
+                 */
+                dateFrom?: string;
+                /**
+                 * @description Latest date of the signal (createdAt, UTC), inclusive (YYYY-MM-DD, 1900-01-01 to 2199-12-31)
+                 * @example 2026-01-01
+                 */
+                dateTo?: string;
+                /**
+                 * @description Relative date range of the signal (createdAt), in whole UTC days (weeks start on Monday). Takes precedence over dateFrom/dateTo, which are then ignored. `last_7d` is today and the 6 days before it (`last_6m`, `last_1y`: back to the day after the same date 6 months, 1 year ago); `this_…` is the whole current week, month, quarter or year; `last_week` … `last_year` the whole previous one.
+                 * @example last_1y
+                 */
+                date_preset?: "today" | "yesterday" | "last_7d" | "last_14d" | "last_30d" | "last_60d" | "last_90d" | "last_6m" | "last_1y" | "last_2y" | "this_week" | "this_month" | "this_quarter" | "this_year" | "last_week" | "last_month" | "last_quarter" | "last_year";
+                /** @description Words matched against the company name, industry, job title, location and city: a record matches when every word is the start of a word there, ignoring case and accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits. */
+                search?: string;
+                /**
+                 * @description Full-text search over the job description only (PostgreSQL full-text search, English configuration: words are stemmed, so `scaling` matches "scale" and "scaled", and stop words such as "the" are ignored). Whole words, not prefixes; space-separated terms are ANDed, "quoted phrases" match in order, `OR` between terms and a leading `-` to exclude are honoured (`kubernetes OR terraform -intern`), the syntax of `websearch_to_tsquery`. A value with no searchable word (only stop words or punctuation) is a 400. Exact totals, ANDed with every other filter.
+                 * @example kubernetes
+                 */
+                description?: string;
+                /**
+                 * @description Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, `United States`), or country categories. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`countries=a&countries=b`).
+                 * @example US,GB,CA
+                 */
+                countries?: string;
+                /**
+                 * @description Comma-separated countries to leave out: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case), or country categories. Records with an unknown country are kept. Combined with countries, both apply. Country categories stand for their members: CEE, WE, NORDICS, NA, LATAM (case-insensitive; `NA` is North America, not Namibia). Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
+                 * @example CN
+                 */
+                exclude_countries?: string;
+                /**
+                 * @description Comma-separated countries of the job listing only (ignores the company HQ); ANDed with `countries` when both are sent. Several values: comma-separated, or the parameter repeated (`job_countries=a&job_countries=b`).
+                 * @example US
+                 */
+                job_countries?: string;
+                /** @description Comma-separated US state codes of the job (OR), e.g. `CA,NY`. Several values: comma-separated, or the parameter repeated (`states=a&states=b`). */
+                states?: string;
+                /** @description Words matched against the city, location and region (word prefixes, as `search`) */
+                city?: string;
+                /** @description Pipe-separated company industry categories (OR), matched against the company's industry and categories, e.g. `Software Development|Financial Services` */
+                categories?: string;
+                /** @description Comma-separated company subcategories (OR), e.g. `saas`. Several values: comma-separated, or the parameter repeated (`subcategories=a&subcategories=b`). */
+                subcategories?: string;
+                /** @description Comma-separated positions (OR); see the allowed values. Several values: comma-separated, or the parameter repeated (`positions=a&positions=b`). */
+                positions?: string;
+                /**
+                 * @description Comma-separated departments (OR). Several values: comma-separated, or the parameter repeated (`departments=a&departments=b`).
+                 * @example engineering
+                 */
+                departments?: string;
+                /** @description Comma-separated seniorities (OR), e.g. `vp,director`. Several values: comma-separated, or the parameter repeated (`seniorities=a&seniorities=b`). */
+                seniorities?: string;
+                /** @description Comma-separated team sizes (the company's employee count) (OR): 1-10, 11-50, 51-200, 201-1000, 1000-plus. Several values: comma-separated, or the parameter repeated (`team_size=a&team_size=b`). */
+                team_size?: string;
+                /** @description Comma-separated applicant count ranges (postings without a count never match) (OR): 0-25, 26-50, 51-100, 101-200, 201-plus. Several values: comma-separated, or the parameter repeated (`applicants=a&applicants=b`). */
+                applicants?: string;
+                /** @description Words of the company name (word prefixes, as `search`); each record then carries `match_confidence: "fuzzy"`. Prefer `company_domain` or `company_linkedin_url` for strict matching */
+                company_name?: string;
+                /** @description Comma-separated website domains, up to 50: the postings linked to a company with one of these websites (company resolution), each with `match_confidence: "exact"`. Strict: a domain no company has gives an empty page; a malformed value is a 400. Variants are equivalent (`www.`, scheme, trailing slash, case). Several values: comma-separated, or the parameter repeated (`company_domain=a&company_domain=b`). */
+                company_domain?: string;
+                /** @description Comma-separated LinkedIn company page URLs, up to 50: the postings linked to a company with one of these pages. Strict, as `company_domain`; a URL that is not a company page (a `/in/` profile) is a 400. Several values: comma-separated, or the parameter repeated (`company_linkedin_url=a&company_linkedin_url=b`). */
+                company_linkedin_url?: string;
+                /** @description Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these companies (on job changes, the new company). A value that is not a UUID is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_id=a&company_id=b`). */
+                company_id?: string;
+                /** @description Also list postings whose `validThrough` has passed (by default they are hidden) */
+                include_expired?: boolean;
+                /** @description Field to sort by (date_posted: datePosted; created_at: createdAt; title, company_name, location: case and accents ignored). Records without a value come last; ties go by a stable id. */
+                sort_by?: "date_posted" | "created_at" | "title" | "company_name" | "location";
+                /** @description Sort direction, for sort_by (its default included) and for the tie-break */
+                sort_order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    /** @description Weak validator of the data served (v2: `data` and `pagination`; v1: body and paging headers) */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it if you like, revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: (components["schemas"]["HiringPosting"] & {
+                            /** @description How the query matched this row's company, as published: "exact" with `company_domain` / `company_linkedin_url` / `company_id`, "fuzzy" with `company_name`, "none" when the query names no company */
+                            match_confidence: "exact" | "fuzzy" | "none";
+                            companyId?: string | null;
+                            /** @description How the hiring company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
+                            companyMatch?: "exact" | "fuzzy" | "none";
+                            /** @description Always true for authenticated requests */
+                            isFreeAccess: boolean;
+                            companyLogo: string | null;
+                        })[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
                     };
@@ -3328,6 +3672,15 @@ export interface operations {
                                 } | null;
                                 /** @description The investors named on the company's funding rounds, by name (at most 50) */
                                 investors: string[];
+                                hiring: {
+                                    /** @description Its job postings still open (validThrough not passed) */
+                                    openPostings: number;
+                                    /** @description Its open postings per department (the hiring signals' `departments`), every department listed; a posting in two departments counts in both */
+                                    byDepartment: {
+                                        [key: string]: number;
+                                    };
+                                    latestDate: string | null;
+                                };
                             };
                         };
                         meta: components["schemas"]["Meta"];
@@ -3521,6 +3874,15 @@ export interface operations {
                                 } | null;
                                 /** @description The investors named on the company's funding rounds, by name (at most 50) */
                                 investors: string[];
+                                hiring: {
+                                    /** @description Its job postings still open (validThrough not passed) */
+                                    openPostings: number;
+                                    /** @description Its open postings per department (the hiring signals' `departments`), every department listed; a posting in two departments counts in both */
+                                    byDepartment: {
+                                        [key: string]: number;
+                                    };
+                                    latestDate: string | null;
+                                };
                             };
                         };
                         meta: components["schemas"]["Meta"];
@@ -3648,7 +4010,7 @@ export interface operations {
                 /** @description Where to continue: a cursor this feed returned (`pagination.nextCursor`, or the `cursor` of the last item applied). The page starts right after it. Without it, the feed starts at the oldest change still retained. `now`: the head, to start following the feed from this moment: an empty page (`data: []`, `hasNextPage: false`) whose `nextCursor` is the newest change, free of credits like count mode. Load the records from the list endpoints after taking that cursor, then follow the feed from it. */
                 since?: string;
                 /**
-                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions, companies (default: all). Several values: comma-separated, or the parameter repeated (`datasets=a&datasets=b`).
+                 * @description Comma-separated data sets to include: funding, m-a, investors, job-changes, acquisitions, companies, hiring (default: all). Several values: comma-separated, or the parameter repeated (`datasets=a&datasets=b`).
                  * @example funding,investors
                  */
                 datasets?: string;
@@ -3683,7 +4045,7 @@ export interface operations {
                             /** @description This change's position: passed as `since`, the feed continues right after it */
                             cursor: string;
                             /** @enum {string} */
-                            dataset: "funding" | "m-a" | "investors" | "job-changes" | "acquisitions" | "companies";
+                            dataset: "funding" | "m-a" | "investors" | "job-changes" | "acquisitions" | "companies" | "hiring";
                             /** @enum {string} */
                             op: "created" | "updated" | "deleted";
                             id: string | null;
@@ -3693,7 +4055,7 @@ export interface operations {
                              */
                             changedAt: string;
                             /** @description The record as its data set's list endpoint serves it now (not as it was at this change). Null for a deletion, and also for a creation or update of a record deleted since: its deletion comes later in the feed. */
-                            record: components["schemas"]["FundingRecord"] | components["schemas"]["MaRecord"] | components["schemas"]["Investor"] | components["schemas"]["JobChangeSignal"] | components["schemas"]["AcquisitionSignal"] | components["schemas"]["Company"] | null;
+                            record: components["schemas"]["FundingRecord"] | components["schemas"]["MaRecord"] | components["schemas"]["Investor"] | components["schemas"]["JobChangeSignal"] | components["schemas"]["AcquisitionSignal"] | components["schemas"]["Company"] | components["schemas"]["HiringPosting"] | null;
                         }[];
                         pagination: {
                             limit: number;

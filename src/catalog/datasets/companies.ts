@@ -33,6 +33,7 @@ export interface CompanySignalFilter {
   fundingRound?: { window: SignalWindow; roundTypes: PublishedRoundType[] };
   acquisition?: { window: SignalWindow };
   jobChange?: { window: SignalWindow; departments: string[]; seniorities: string[] };
+  hiring?: { window: SignalWindow; departments: string[]; seniorities: string[] };
   totalFunding?: { min: number; currency: string };
 }
 
@@ -87,7 +88,7 @@ const SORT_COLUMNS = {
 const SUBCATEGORY_SET: ReadonlySet<string> = new Set(COMPANY_SUBCATEGORIES);
 
 /** `subcategories`: published ids, case-insensitive; any other value is a 400 naming it. */
-function subcategories(raw: string | undefined): CompanySubcategory[] {
+export function subcategories(raw: string | undefined): CompanySubcategory[] {
   const chosen = new Set<CompanySubcategory>();
   for (const value of splitList(raw)) {
     const key = labelKey(value);
@@ -128,10 +129,13 @@ function signalFilter(query: CompaniesQuery, context: FilterContext | undefined)
     funding_round: signalWindow(query.funding_round_since, 'funding_round_since', context),
     acquisition: signalWindow(query.acquisition_since, 'acquisition_since', context),
     job_change: signalWindow(query.job_change_since, 'job_change_since', context),
+    hiring: signalWindow(query.hiring_since, 'hiring_since', context),
   };
   const rounds = roundTypes(query.funding_round_types, 'funding_round_types');
   const departments = allowedValues('job_change_departments', query.job_change_departments, DEPARTMENTS);
   const seniorities = allowedValues('job_change_seniorities', query.job_change_seniorities, SENIORITIES);
+  const hiringDepartments = allowedValues('hiring_departments', query.hiring_departments, DEPARTMENTS);
+  const hiringSeniorities = allowedValues('hiring_seniorities', query.hiring_seniorities, SENIORITIES);
   const wanted = (type: keyof typeof own, implied: boolean) => types.has(type) || own[type] !== undefined || implied;
   const filter: CompanySignalFilter = {};
   if (wanted('funding_round', rounds.length > 0)) {
@@ -140,6 +144,9 @@ function signalFilter(query: CompaniesQuery, context: FilterContext | undefined)
   if (wanted('acquisition', false)) filter.acquisition = { window: own.acquisition ?? since };
   if (wanted('job_change', departments.length > 0 || seniorities.length > 0)) {
     filter.jobChange = { window: own.job_change ?? since, departments, seniorities };
+  }
+  if (wanted('hiring', hiringDepartments.length > 0 || hiringSeniorities.length > 0)) {
+    filter.hiring = { window: own.hiring ?? since, departments: hiringDepartments, seniorities: hiringSeniorities };
   }
   if (query.total_funding_min !== undefined) {
     filter.totalFunding = { min: query.total_funding_min, currency: (query.total_funding_currency ?? 'USD').toUpperCase() };
@@ -165,7 +172,7 @@ function windowConditions(window: SignalWindow): LinkedConditions {
 /** The signal filters as conditions on the company's id: each one a set of records of another dataset linked to it. */
 function signalConditions(signals: CompanySignalFilter): Condition<CompanyRow>[] {
   const conditions: Condition<CompanyRow>[] = [];
-  const { fundingRound, acquisition, jobChange, totalFunding } = signals;
+  const { fundingRound, acquisition, jobChange, hiring, totalFunding } = signals;
   if (fundingRound) {
     const linked = windowConditions(fundingRound.window);
     const round = roundCondition(fundingRound.roundTypes);
@@ -186,6 +193,12 @@ function signalConditions(signals: CompanySignalFilter): Condition<CompanyRow>[]
     if (jobChange.departments.length > 0) linked.push({ column: 'departments', op: 'overlaps', values: jobChange.departments });
     if (jobChange.seniorities.length > 0) linked.push({ column: 'seniority', op: 'in', values: jobChange.seniorities });
     conditions.push({ column: 'record_id', op: 'linkedFrom', dataset: 'job-changes', links: ['company_id'], conditions: linked });
+  }
+  if (hiring) {
+    const linked = windowConditions(hiring.window);
+    if (hiring.departments.length > 0) linked.push({ column: 'departments', op: 'overlaps', values: hiring.departments });
+    if (hiring.seniorities.length > 0) linked.push({ column: 'seniority', op: 'in', values: hiring.seniorities });
+    conditions.push({ column: 'record_id', op: 'linkedFrom', dataset: 'hiring', links: ['company_id'], conditions: linked });
   }
   if (totalFunding) {
     conditions.push({

@@ -35,6 +35,7 @@ export const INVESTOR_SORT_FIELDS = ['name', 'created_at', 'ticket_size_min', 't
 export const JOB_CHANGE_SORT_FIELDS = ['occurred_at', 'discovered_at', 'person_name', 'company_name'] as const;
 export const ACQUISITION_SORT_FIELDS = ['occurred_at', 'discovered_at', 'amount', 'employee_count'] as const;
 export const COMPANY_SORT_FIELDS = ['name', 'employee_count', 'founded_year', 'created_at'] as const;
+export const HIRING_SORT_FIELDS = ['date_posted', 'created_at', 'title', 'company_name', 'location'] as const;
 export const FUNDING_SORT_FIELDS = ['occurred_at', 'discovered_at', 'amount', 'employee_count', 'founded_year'] as const;
 
 /** The published country categories `countries` and `exclude_countries` take besides ISO codes. */

@@ -4,6 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { eachSignalEndpoint } from '../registry.js';
 import { V2_RECORD_SCHEMAS, V2Error, type SignalMeta } from './v2-schemas.js';
+import { HiringPostingRecord } from './hiring-schemas.js';
 
 const endpoints: string[] = [];
 eachSignalEndpoint((_, api) => {
@@ -25,4 +26,4 @@ export const Meta = Type.Object(
 );
 
 /** The v2 schemas the documents and the routes refer to by name. */
-export const V2_SHARED_SCHEMAS = [...V2_RECORD_SCHEMAS, Meta, V2Error];
+export const V2_SHARED_SCHEMAS = [...V2_RECORD_SCHEMAS, HiringPostingRecord, Meta, V2Error];

@@ -110,7 +110,7 @@ export const PUBLISHED_ROUND_TYPES = [
 export type PublishedRoundType = (typeof PUBLISHED_ROUND_TYPES)[number];
 
 /** `match_confidence` on a record found by company_domain / company_linkedin_url (absent otherwise). */
-const MatchConfidence = Type.Optional(
+export const MatchConfidence = Type.Optional(
   Type.Literal('exact', {
     description:
       'Present only when the query names companies by `company_domain` or `company_linkedin_url`: "exact", the record ' +
@@ -427,7 +427,7 @@ export const V2_RECORD_SCHEMAS = [
 
 // ---------- queries ----------
 
-const paging = {
+export const paging = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Records per page, 1 to 100' })),
   count: Type.Optional(
@@ -437,7 +437,7 @@ const paging = {
     }),
   ),
 };
-const search = (what: string) =>
+export const search = (what: string) =>
   Type.Optional(
     Type.String({
       minLength: 1,
@@ -447,7 +447,7 @@ const search = (what: string) =>
         'accents ("eng" matches "Engineering"; "neer" does not). Words are split on anything but letters and digits.',
     }),
   );
-const countries = Type.Optional(
+export const countries = Type.Optional(
   ListString({
     description:
       'Comma-separated countries: ISO 3166 alpha-2 or alpha-3 codes or English country names (any case: `US`, `usa`, ' +
@@ -457,7 +457,7 @@ const countries = Type.Optional(
 );
 
 /** `company_id` on every v2 signal list: the records linked to these companies (src/companies). */
-const companyIdParam = Type.Optional(
+export const companyIdParam = Type.Optional(
   ListString({
     minLength: 1,
     maxLength: 4096,
@@ -657,7 +657,7 @@ const bound = (what: string, minimum: number, maximum: number, example: number) 
 
 /** GET /api/v2/companies: the published 2.2 parameters, with their names and delimiters. */
 /** The signal types `has_signals` takes (the monitors' signal types served so far). */
-export const COMPANY_SIGNAL_TYPES = ['funding_round', 'acquisition', 'job_change'] as const;
+export const COMPANY_SIGNAL_TYPES = ['funding_round', 'acquisition', 'job_change', 'hiring'] as const;
 export type CompanySignalType = (typeof COMPANY_SIGNAL_TYPES)[number];
 
 const SIGNAL_WINDOW =
@@ -679,7 +679,8 @@ const COMPANY_SIGNAL_FILTERS = {
       description:
         `Comma-separated signal types the company must all have (AND), within \`signals_since\` when given: ` +
         '`funding_round` (a funding round of the company), `acquisition` (an M&A deal in which it was acquired or acquired), ' +
-        '`job_change` (someone joined it). Another value is a 400 naming it.',
+        '`job_change` (someone joined it), `hiring` (a job posting of it recorded in the window, open or since expired). ' +
+        'Another value is a 400 naming it.',
     }),
   ),
   signals_since: signalWindow(
@@ -694,6 +695,10 @@ const COMPANY_SIGNAL_FILTERS = {
   job_change_since: signalWindow(
     `Someone joined within this window (${SIGNAL_WINDOW}); implies has_signals=job_change and is its window, ` +
       'job_change_departments and job_change_seniorities included.',
+  ),
+  hiring_since: signalWindow(
+    `A job posting recorded within this window (${SIGNAL_WINDOW}); implies has_signals=hiring and is its window, ` +
+      'hiring_departments and hiring_seniorities included.',
   ),
   funding_round_types: Type.Optional(
     ListString({
@@ -729,6 +734,20 @@ const COMPANY_SIGNAL_FILTERS = {
       description:
         "Comma-separated seniorities (as the job change signals' `seniorities`): someone joined the company at one of them, " +
         'within the job change window.',
+    }),
+  ),
+  hiring_departments: Type.Optional(
+    ListString({
+      description:
+        "Comma-separated departments (as the hiring signals' `departments`): the company posted a job in one of them, within " +
+        'the hiring window. With hiring_seniorities, both hold for the same posting.',
+    }),
+  ),
+  hiring_seniorities: Type.Optional(
+    ListString({
+      description:
+        "Comma-separated seniorities (as the hiring signals' `seniorities`): the company posted a job at one of them, within " +
+        'the hiring window.',
     }),
   ),
 };
@@ -833,6 +852,15 @@ export const CompanySignals = Type.Object(
     ),
     investors: Type.Array(Type.String(), {
       description: "The investors named on the company's funding rounds, by name (at most 50)",
+    }),
+    hiring: Type.Object({
+      openPostings: Type.Integer({ minimum: 0, description: 'Its job postings still open (validThrough not passed)' }),
+      byDepartment: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+        description:
+          "Its open postings per department (the hiring signals' `departments`), every department listed; a posting in " +
+          'two departments counts in both',
+      }),
+      latestDate: Nullable({ ...DayString, description: 'When its latest posting was recorded (createdAt), open or not' }),
     }),
   },
   { description: 'Counts over every record linked to the company (see company resolution)' },

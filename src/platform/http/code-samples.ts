@@ -62,6 +62,7 @@ const CLIENT_CALLS: Record<string, { call: string; all?: string }> = {
   getJobChangeSignals: { call: 'v2.jobChanges.list', all: 'v2.jobChanges.all' },
   getAcquisitionSignals: { call: 'v2.acquisitions.list', all: 'v2.acquisitions.all' },
   getFundingSignals: { call: 'v2.funding.list', all: 'v2.funding.all' },
+  getHiringSignals: { call: 'v2.hiring.list', all: 'v2.hiring.all' },
   getCompanies: { call: 'v2.companies.list', all: 'v2.companies.all' },
   getCompany: { call: 'v2.companies.get' },
   lookupCompany: { call: 'v2.companies.lookup' },
