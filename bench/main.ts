@@ -11,6 +11,7 @@ const ALL = [
   'workers.ts',
   'realistic.ts',
   'companies.ts',
+  'hiring.ts',
   'ingest.ts',
   'webhooks.ts',
   'import-readers.ts',
