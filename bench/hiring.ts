@@ -13,46 +13,30 @@ import { HIRING_SORT_FIELDS } from '../src/catalog/schemas/published-params.js';
 import { TEAM_SIZES } from '../src/catalog/schemas/hiring-schemas.js';
 import { DEPARTMENTS, SENIORITIES } from '../src/catalog/role-classifier.js';
 import { postgresVersion } from './database.js';
-import { runHttpLoad } from './load.js';
 import { WORK_DIR } from './options.js';
 import { stopService } from './processes.js';
 import { preparePart } from './setup.js';
-import type { LoadResult } from './stats.js';
 import {
-  describe,
   fundedBenchKey,
   HIGH_V2_LIMIT,
   int,
-  loud,
   machineLines,
-  ms,
   onExitStopServers,
   rowCountList,
   startWith,
   verdict,
-  waitForQuiet,
   writeSection,
 } from './signals.js';
 import { ensureDataset } from './database.js';
 import { Random } from './realistic-paths.js';
+import { indexMemory, MIX_TABLE_HEADER, mixServerLine, query, runMixes, type Mix } from './mixes.js';
 
 const HEADING = '## Hiring signals';
 const LIST_DIR = join(WORK_DIR, 'hiring');
 /** Distinct requests per mix: far more than a run can cache its way through by repetition alone. */
 const PATHS_PER_MIX = 4000;
-const RUNS = 2;
 /** Words too common in any text to be what a recruiter searches for (PostgreSQL drops its own stop words too). */
 const COMMON = new Set(['with', 'that', 'will', 'your', 'from', 'have', 'this', 'team', 'work', 'what', 'more', 'their']);
-
-interface Mix {
-  name: string;
-  target: { reqPerSec: number; p99Ms: number };
-  about: string;
-  paths: string[];
-}
-
-const query = (params: Record<string, string | number>) =>
-  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
 
 /** What the data holds to draw the mixes from: countries, states, days, and the words of sampled descriptions. */
 async function sample(db: Database) {
@@ -141,12 +125,6 @@ function descriptionMix(data: Sample): string[] {
   return [...paths];
 }
 
-async function indexBytesPerPosting(baseUrl: string): Promise<{ bytes: number; records: number }> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const read = (name: string) => Number(new RegExp(`^${name}\\{dataset="hiring"\\} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
-  return { bytes: read('dealsignal_index_bytes'), records: read('dealsignal_index_records') };
-}
-
 async function main(): Promise<void> {
   const { options, startedAt, machine, tool, db, dataset } = await preparePart(process.argv.slice(2), {
     workers: 1,
@@ -175,43 +153,15 @@ async function main(): Promise<void> {
     const keyFile = join(LIST_DIR, 'key');
     writeFileSync(keyFile, `${await fundedBenchKey(db)}\n`, { mode: 0o600 });
     const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT }, options);
-    const rows: string[] = [];
-    const checks: string[] = [];
+    let found: { rows: string[]; checks: string[] };
     let memory: { bytes: number; records: number };
     try {
-      memory = await indexBytesPerPosting(server.baseUrl);
-      for (const mix of mixes) {
-        const file = join(LIST_DIR, `${mix.name.replace(/\W+/g, '-')}.txt`);
-        writeFileSync(file, mix.paths.join('\n') + '\n');
-        const load = (seconds: number) =>
-          runHttpLoad(tool, {
-            url: server.baseUrl,
-            headers: {},
-            connections: options.connections,
-            seconds,
-            script: { file: fileURLToPath(new URL('./random-paths.lua', import.meta.url)), args: [file, keyFile] },
-          });
-        const runs: LoadResult[] = [];
-        await waitForQuiet();
-        await load(options.warmupSeconds);
-        for (let run = 1; run <= RUNS; run++) {
-          const result = await load(options.durationSeconds);
-          const statuses = Object.entries(result.statuses ?? {}).map(([status, n]) => `${status}×${n}`);
-          console.log(`${mix.name}, run ${run}: ${describe(result)}${statuses.length > 0 ? ` [${statuses.join(', ')}]` : ''}`);
-          runs.push(result);
-        }
-        const non2xx = runs.reduce((sum, r) => sum + r.failures + r.socketErrors, 0);
-        if (non2xx > 0) loud(`${mix.name}: ${non2xx} non-2xx responses or socket errors: figures invalid`);
-        rows.push(
-          `| ${mix.name} | ${int(mix.paths.length)} | ${runs.map((r) => int(r.reqPerSec)).join(' / ')} | ` +
-            `${runs.map((r) => ms(r.p99Ms)).join(' / ')} | ${int(non2xx)} | ≥ ${int(mix.target.reqPerSec)}, p99 ≤ ${mix.target.p99Ms} ms | ` +
-            `${verdict(runs.every((r) => r.reqPerSec >= mix.target.reqPerSec && r.p99Ms <= mix.target.p99Ms && non2xx === 0))} |`,
-        );
-        checks.push(`- ${mix.name}: ${mix.about}.`);
-      }
+      memory = await indexMemory(server.baseUrl, 'hiring');
+      found = await runMixes(tool, server.baseUrl, options, mixes, LIST_DIR, keyFile);
     } finally {
       await stopService(server);
     }
+    const { rows, checks } = found;
     const perPosting = memory.bytes / memory.records;
     const section = [
       HEADING,
@@ -220,13 +170,10 @@ async function main(): Promise<void> {
       '',
       ...machineLines(startedAt, machine, await postgresVersion(db)),
       `- Data: ${rowCountList(dataset.rowCounts)}`,
-      `- Server: \`dealsignal serve --workers ${options.workers}\`, limits and credits on (enterprise key, 1 credit a page); ` +
-        `wrk, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${RUNS} runs of ${options.durationSeconds} s each, ` +
-        'every request a path picked at random from the mix (distinct requests drawn from the data with a fixed seed).',
+      mixServerLine(options),
       ...checks,
       '',
-      '| Mix | Distinct requests | req/s (runs) | p99 ms (runs) | non-2xx | Target | |',
-      '|---|---:|---:|---:|---:|---|---|',
+      ...MIX_TABLE_HEADER,
       ...rows,
       '',
       `Hiring index: ${int(memory.bytes)} bytes for ${int(memory.records)} postings, ${perPosting.toFixed(1)} bytes a posting ` +

@@ -4,6 +4,7 @@
 import { MAX_COMPANY_IDENTIFIERS } from './schemas/v2-schemas.js';
 import { invalidParameter } from './errors.js';
 import { splitList, urlKey } from './normalize.js';
+import type { Condition } from './conditions.js';
 
 export interface CompanyIdentifiersQuery {
   company_domain?: string;
@@ -74,4 +75,23 @@ export function companyIds(raw: string | undefined): string[] | undefined {
     (key) => UUID.test(key),
     (value) => value.trim().toLowerCase(),
   );
+}
+
+/**
+ * The records linked through `column` to a company with one of these keys of its own (`website_key` or
+ * `linkedin_key` of the companies dataset): how a list whose records name no website (job changes,
+ * hiring signals) takes `company_domain` strictly, through the company each record is linked to.
+ */
+export function linkedCompanyWith<Row>(
+  column: keyof Row & string,
+  companyColumn: 'website_key' | 'linkedin_key',
+  keys: string[],
+): Condition<Row> {
+  return {
+    column,
+    op: 'linkedFrom',
+    dataset: 'companies',
+    links: ['record_id'],
+    conditions: [{ column: companyColumn, op: 'in', values: keys }],
+  };
 }

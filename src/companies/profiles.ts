@@ -58,7 +58,7 @@ export async function companyProfile(readModel: ReadModel, by: CompanyRef, now: 
   const [column, key] = 'websiteKey' in by ? ['website_key', by.websiteKey] : ['linkedin_key', by.linkedinKey];
   const [candidates, imported] = await readModel.read([
     companyAsk(column, key, LOOKUP_CANDIDATES),
-    { ...companyAsk(column, key, LOOKUP_CANDIDATES), conditions: [...companyAsk(column, key, 0).conditions, IMPORTED] },
+    companyAsk(column, key, LOOKUP_CANDIDATES, [IMPORTED]),
   ]);
   // Imported first, then the oldest (the lowest row id), as resolution picks among equal candidates.
   const pick = [imported!, candidates!]
@@ -71,8 +71,8 @@ export async function companyProfile(readModel: ReadModel, by: CompanyRef, now: 
 
 const IMPORTED: Condition<Record<string, unknown>> = { column: 'origin', op: 'equals', value: 'import' };
 
-function companyAsk(column: string, value: string, limit: number): PageAsk {
-  return { dataset: companies, conditions: [{ column, op: 'in', values: [value] }], limit };
+function companyAsk(column: string, value: string, limit: number, also: Condition<Record<string, unknown>>[] = []): PageAsk {
+  return { dataset: companies, conditions: [{ column, op: 'in', values: [value] }, ...also], limit };
 }
 
 /** `first`, then the pages a summary reads: rounds, deals as target and as acquirer, joined and left per window, the latest acquisition signal. */

@@ -8,10 +8,8 @@ import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { companyRecord, fundingRecord, hiringRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { companies, jobChanges } from '../../src/catalog/registry.js';
-import { clearData, describeEach, makeKey, testConfig, testContext, type TestContext } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
-import { buildApp } from '../../src/app.js';
-import { ReadModel } from '../../src/read/index.js';
+import { clearData, describeEach, type TestContext } from '../helpers.js';
+import { importThrough, startRebuildingApp } from '../ingest/support.js';
 import { whereClause } from '../read-model/sql-conditions.js';
 import type { CompaniesQuery, CompanyRecord, JobChangesQuery } from '../../src/catalog/schemas/v2-schemas.js';
 
@@ -112,15 +110,7 @@ describeEach('companies: signal filters', (backend) => {
   let ctx: TestContext;
   let key: string;
 
-  const importKind = async (kind: string, records: object[]) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/admin/ingest/${kind}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-      payload: ndjson(records),
-    });
-    assert.equal(res.json().committed, true, res.body);
-  };
+  const importKind = (kind: string, records: object[]) => importThrough(ctx.app, kind, records);
   const list = async (query: Record<string, string | number>) => {
     const url = `/api/v2/companies?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`;
     const res = await ctx.app.inject({ url, headers: { authorization: `Bearer ${key}` } });
@@ -147,15 +137,7 @@ describeEach('companies: signal filters', (backend) => {
   };
 
   before(async () => {
-    // Indexes rebuilt every 5 changes, in the background while the queries run (test/filter-index checks
-    // every part of keysOf and keyTotals against a reference, rebuilt or not).
-    const db = await backend.openMigrated();
-    const readModel = await ReadModel.open(db, { index: { rebuildAfter: 5 } });
-    const config = testConfig({ ADMIN_TOKEN, LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' });
-    const app = await buildApp({ config, db, services: { readModel } });
-    await app.ready();
-    ctx = testContext(db, app, config);
-    key = (await makeKey(ctx.db, 'enterprise')).key;
+    ({ ctx, key } = await startRebuildingApp(backend));
   });
   after(() => ctx.close());
 

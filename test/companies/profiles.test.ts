@@ -6,10 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { acquisitionRecord, companyRecord, fundingRecord, hiringRecord, jobChangeRecord, maRecord } from '../fixtures.js';
-import { clearData, describeEach, makeKey, testConfig, testContext, type TestContext } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
-import { buildApp } from '../../src/app.js';
-import { ReadModel } from '../../src/read/index.js';
+import { clearData, describeEach, type TestContext } from '../helpers.js';
+import { importThrough, startRebuildingApp } from '../ingest/support.js';
 import { DEPARTMENTS, publishedRoundType } from '../../src/catalog/index.js';
 import type { CompanyRecord } from '../../src/catalog/schemas/v2-schemas.js';
 import type { Queryable } from '../../src/platform/db/index.js';
@@ -168,15 +166,7 @@ describeEach('companies: profiles', (backend) => {
   let ctx: TestContext;
   let key: string;
 
-  const importKind = async (kind: string, records: object[]) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/admin/ingest/${kind}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-      payload: ndjson(records),
-    });
-    assert.equal(res.json().committed, true, res.body);
-  };
+  const importKind = (kind: string, records: object[]) => importThrough(ctx.app, kind, records);
   const get = async (path: string) => {
     const res = await ctx.app.inject({ url: `/api/v2/companies/${path}`, headers: { authorization: `Bearer ${key}` } });
     assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
@@ -203,14 +193,7 @@ describeEach('companies: profiles', (backend) => {
   };
 
   before(async () => {
-    // Indexes rebuilt every 5 changes, so that profiles read main parts and changes waiting alike.
-    const db = await backend.openMigrated();
-    const readModel = await ReadModel.open(db, { index: { rebuildAfter: 5 } });
-    const config = testConfig({ ADMIN_TOKEN, LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' });
-    const app = await buildApp({ config, db, services: { readModel } });
-    await app.ready();
-    ctx = testContext(db, app, config);
-    key = (await makeKey(ctx.db, 'enterprise')).key;
+    ({ ctx, key } = await startRebuildingApp(backend));
   });
   after(() => ctx.close());
 

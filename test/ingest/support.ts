@@ -5,7 +5,10 @@ import type { Config } from '../../src/config.js';
 import type { Database, Transaction } from '../../src/platform/db/port.js';
 import { DATASETS } from '../../src/catalog/registry.js';
 import { ingest, type IngestOptions, type IngestReport } from '../../src/ingest/importer.js';
-import { startApp, type Backend } from '../helpers.js';
+import assert from 'node:assert/strict';
+import { buildApp } from '../../src/app.js';
+import { ReadModel } from '../../src/read/index.js';
+import { makeKey, startApp, testConfig, testContext, type Backend, type TestContext } from '../helpers.js';
 
 /**
  * Counts the rows import statements report as written inside transactions, committed or not, and
@@ -114,4 +117,29 @@ export async function startAdminApp(backend: Backend, withAdmin = true, logs?: s
       })
     : undefined;
   return startApp(backend, env, logStream ? { logStream } : {});
+}
+
+/**
+ * The app with the admin routes and an enterprise key, its indexes rebuilt every 5 changes (in the
+ * background while requests run): how the agreement tests exercise main parts and changes waiting alike.
+ */
+export async function startRebuildingApp(backend: Backend): Promise<{ ctx: TestContext; key: string }> {
+  const db = await backend.openMigrated();
+  const readModel = await ReadModel.open(db, { index: { rebuildAfter: 5 } });
+  const config = testConfig({ ADMIN_TOKEN, LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' });
+  const app = await buildApp({ config, db, services: { readModel } });
+  await app.ready();
+  const ctx = testContext(db, app, config);
+  return { ctx, key: (await makeKey(ctx.db, 'enterprise')).key };
+}
+
+/** Imports the records through POST /admin/ingest/KIND; fails the test unless the import committed. */
+export async function importThrough(app: FastifyInstance, kind: string, records: object[]): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/admin/ingest/${kind}`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+    payload: ndjson(records),
+  });
+  assert.equal(res.json().committed, true, res.body);
 }

@@ -8,10 +8,8 @@ import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { hiringRecord } from '../fixtures.js';
 import { hiring } from '../../src/catalog/registry.js';
-import { clearData, describeEach, makeKey, testConfig, testContext, type TestContext } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
-import { buildApp } from '../../src/app.js';
-import { ReadModel } from '../../src/read/index.js';
+import { clearData, describeEach, type TestContext } from '../helpers.js';
+import { importThrough, startRebuildingApp } from '../ingest/support.js';
 import { whereClause } from '../read-model/sql-conditions.js';
 import { documentValidator, publishedSchemasMissing } from './published-schemas.js';
 import type { HiringPostingRecord, HiringQuery } from '../../src/catalog/schemas/hiring-schemas.js';
@@ -115,15 +113,7 @@ describeEach('hiring signals', (backend) => {
   let key: string;
   const validate = publishedSchemasMissing ? undefined : documentValidator(PUBLISHED, 'Hiring_HiringSignalsResponse');
 
-  const importPostings = async (records: object[]) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/admin/ingest/hiring',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-      payload: ndjson(records),
-    });
-    assert.equal(res.json().committed, true, res.body);
-  };
+  const importPostings = (records: object[]) => importThrough(ctx.app, 'hiring', records);
   const list = async (query: Record<string, unknown>) => {
     const url = `/api/v2/signals/hiring?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`;
     const res = await ctx.app.inject({ url, headers: { authorization: `Bearer ${key}` } });
@@ -161,13 +151,7 @@ describeEach('hiring signals', (backend) => {
   };
 
   before(async () => {
-    const db = await backend.openMigrated();
-    const readModel = await ReadModel.open(db, { index: { rebuildAfter: 5 } });
-    const config = testConfig({ ADMIN_TOKEN, LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' });
-    const app = await buildApp({ config, db, services: { readModel } });
-    await app.ready();
-    ctx = testContext(db, app, config);
-    key = (await makeKey(ctx.db, 'enterprise')).key;
+    ({ ctx, key } = await startRebuildingApp(backend));
   });
   after(() => ctx.close());
 

@@ -215,7 +215,7 @@ function signalConditions(signals: CompanySignalFilter): Condition<CompanyRow>[]
 }
 
 /** `categories`, as published, is split on pipes: LinkedIn's industry labels may hold commas. */
-const pipeKeys = (raw: string | undefined) => [
+export const pipeKeys = (raw: string | undefined) => [
   ...new Set(
     (raw ?? '')
       .split('|')

@@ -8,10 +8,10 @@ import { invalidParameter } from '../errors.js';
 import { labelKey, splitList } from '../normalize.js';
 import { allowedValues, countryKeys, queryWords, searchText, signalPaging, wordConditions } from '../query-filters.js';
 import { dateRange, excludedCountryKeys, sortOrder } from '../published-parameters.js';
-import { companyIdentifiers, companyIds, type CompanyIdentifiers } from '../company-identifiers.js';
+import { companyIdentifiers, companyIds, linkedCompanyWith, type CompanyIdentifiers } from '../company-identifiers.js';
 import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../role-classifier.js';
 import { APPLICANT_RANGES, HiringPostingRecord, HiringQuery, HiringResponse, TEAM_SIZES } from '../schemas/hiring-schemas.js';
-import { subcategories } from './companies.js';
+import { pipeKeys, subcategories } from './companies.js';
 
 export interface HiringFilter extends CompanyIdentifiers {
   countryKeys: string[];
@@ -46,6 +46,9 @@ const SORT_COLUMNS = {
   company_name: 'company_name',
   location: 'location',
 } as const;
+
+/** companyLogoUrl's JSON value in a stored document: null or a string (escapes and all). */
+const COMPANY_LOGO = /"companyLogoUrl":(null|"(?:[^"\\]|\\.)*")/;
 
 /** A posting without validThrough never expires: it stands as this date. */
 export const NEVER_EXPIRES = '9999-12-31T00:00:00.000Z';
@@ -162,11 +165,13 @@ export const hiring = defineDataset<'hiring', typeof HiringQuery, HiringFilter, 
   document: {
     name: 'published',
     serve(doc) {
-      const { companyLogoUrl } = JSON.parse(doc) as { companyLogoUrl: string | null };
+      // Spliced, not parsed: a document is several kilobytes of description. Only the document's own keys
+      // are spelled with bare quotes (a string's quotes are escaped), so this finds the field's JSON value.
+      const logo = COMPANY_LOGO.exec(doc)?.[1] ?? 'null';
       const afterId = doc.indexOf(',');
       return (
         `${doc.slice(0, afterId)},"match_confidence":"none"${doc.slice(afterId, -1)}` +
-        `,"isFreeAccess":true,"companyLogo":${JSON.stringify(companyLogoUrl)}}`
+        `,"isFreeAccess":true,"companyLogo":${logo}}`
       );
     },
   },
@@ -178,14 +183,7 @@ export const hiring = defineDataset<'hiring', typeof HiringQuery, HiringFilter, 
       jobCountryKeys: countryKeys(query.job_countries),
       states: stateCodes(query.states),
       placeWords: queryWords('city', query.city),
-      categoryKeys: [
-        ...new Set(
-          (query.categories ?? '')
-            .split('|')
-            .map(labelKey)
-            .filter((key) => key !== ''),
-        ),
-      ],
+      categoryKeys: pipeKeys(query.categories),
       subcategories: subcategories(query.subcategories),
       positions: allowedValues('positions', query.positions, POSITIONS),
       departments: allowedValues('departments', query.departments, DEPARTMENTS),
@@ -234,24 +232,8 @@ export const hiring = defineDataset<'hiring', typeof HiringQuery, HiringFilter, 
     if (filter.openAt !== undefined) conditions.push({ column: 'expires_at', op: 'atLeast', value: filter.openAt });
     if (filter.companyIds) conditions.push({ column: 'company_id', op: 'in', values: filter.companyIds });
     // The company's website and LinkedIn page are the linked company's (strict, as published).
-    if (filter.domainKeys) {
-      conditions.push({
-        column: 'company_id',
-        op: 'linkedFrom',
-        dataset: 'companies',
-        links: ['record_id'],
-        conditions: [{ column: 'website_key', op: 'in', values: filter.domainKeys }],
-      });
-    }
-    if (filter.linkedinKeys) {
-      conditions.push({
-        column: 'company_id',
-        op: 'linkedFrom',
-        dataset: 'companies',
-        links: ['record_id'],
-        conditions: [{ column: 'linkedin_key', op: 'in', values: filter.linkedinKeys }],
-      });
-    }
+    if (filter.domainKeys) conditions.push(linkedCompanyWith<HiringRow>('company_id', 'website_key', filter.domainKeys));
+    if (filter.linkedinKeys) conditions.push(linkedCompanyWith<HiringRow>('company_id', 'linkedin_key', filter.linkedinKeys));
     return conditions;
   },
   order: (filter) => filter.order,

@@ -6,7 +6,13 @@ import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../role-class
 import { defineDataset, type RowOrder } from '../dataset.js';
 import { allowedValues, queryWords, searchText, signalPaging, urlFilterKey, wordConditions } from '../query-filters.js';
 import { dateRange, sortOrder } from '../published-parameters.js';
-import { companyIdentifiers, companyIds, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
+import {
+  companyIdentifiers,
+  companyIds,
+  linkedCompanyWith,
+  namesCompanies,
+  type CompanyIdentifiers,
+} from '../company-identifiers.js';
 
 export interface JobChangeFilter extends CompanyIdentifiers {
   words: string[];
@@ -100,16 +106,8 @@ export const jobChanges = defineDataset<
     conditions.push(...wordConditions<JobChangeRow>('search_text', filter.words));
     if (filter.companyIds) conditions.push({ column: 'company_id', op: 'in', values: filter.companyIds });
     if (filter.linkedinKeys) conditions.push({ column: 'company_key', op: 'in', values: filter.linkedinKeys });
-    if (filter.domainKeys) {
-      // A job change names no website: the domain is the linked company's.
-      conditions.push({
-        column: 'company_id',
-        op: 'linkedFrom',
-        dataset: 'companies',
-        links: ['record_id'],
-        conditions: [{ column: 'website_key', op: 'in', values: filter.domainKeys }],
-      });
-    }
+    // A job change names no website: the domain is the linked company's.
+    if (filter.domainKeys) conditions.push(linkedCompanyWith<JobChangeRow>('company_id', 'website_key', filter.domainKeys));
     return conditions;
   },
   order: (filter) => filter.order,
