@@ -1,10 +1,10 @@
-// Ingest throughput: synthetic funding rounds and job changes written to NDJSON files, then
+// Ingest throughput: synthetic funding rounds, job changes and job postings written to NDJSON files, then
 // imported into PostgreSQL (a schema of its own, dropped afterwards) through the same service
 // as `dealsignal import`, from an empty store and again with the companies the files name imported
 // first. Reports records a second for a first import and for a re-import of
 // the same file (every record unchanged), and the peak RSS while ingesting the ~100 MB file.
 //
-//   node --import tsx bench/ingest.ts [--funding N] [--job-changes N] [--batch-rows N]
+//   node --import tsx bench/ingest.ts [--funding N] [--job-changes N] [--hiring N] [--batch-rows N]
 import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { openPostgres } from '../src/platform/db/postgres.js';
 import type { Database } from '../src/platform/db/port.js';
 import { generateFundingRecords } from '../src/demo/v1-generator.js';
 import { generateJobChanges } from '../src/demo/v2-generator.js';
+import { generateHiringPostings } from '../src/demo/hiring-generator.js';
 import { generateCompanies } from '../src/demo/company-generator.js';
 import { companyPopulation } from '../src/demo/company-population.js';
 import { ingest, type IngestKind, type IngestReport } from '../src/ingest/importer.js';
@@ -29,6 +30,8 @@ export interface IngestBenchOptions {
   fundingRecords?: number;
   /** Job changes in the job-change file (~430 bytes each). */
   jobChanges?: number;
+  /** Job postings in the hiring file (~7 KB each, a description of 300 to 1,500 words). */
+  hiringPostings?: number;
   seed?: number;
   /** Rows per statement (default: the service's per-kind default). */
   batchRows?: number;
@@ -59,13 +62,14 @@ export interface IngestBenchResult {
   machine: { cpus: number; cpuModel: string; node: string; postgres: string; loadAverage: string };
   funding: { first: IngestRun; again: IngestRun };
   jobChanges: { first: IngestRun; again: IngestRun };
+  hiring: { first: IngestRun; again: IngestRun };
   /** The same files into a store that holds their companies (imported first, as a vendor's companies dataset). */
-  known: { companies: IngestRun; funding: IngestRun; jobChanges: IngestRun };
-  targets: { fundingPerSecond: number; jobChangesPerSecond: number };
+  known: { companies: IngestRun; funding: IngestRun; jobChanges: IngestRun; hiring: IngestRun };
+  targets: { fundingPerSecond: number; jobChangesPerSecond: number; hiringPerSecond: number };
 }
 
 export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dealsignal_bench';
-const TARGETS = { fundingPerSecond: 20_000, jobChangesPerSecond: 50_000 };
+const TARGETS = { fundingPerSecond: 20_000, jobChangesPerSecond: 50_000, hiringPerSecond: 10_000 };
 const AS_OF = new Date('2026-01-01T00:00:00Z');
 /** Companies the funding rounds and job changes are about (previous employers come from a pool of their own). */
 const POPULATION = 20_000;
@@ -173,20 +177,29 @@ export async function runIngestBench(options: IngestBenchOptions = {}): Promise<
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`schema name ${JSON.stringify(schema)} is not a plain identifier`);
   const fundingCount = options.fundingRecords ?? 34_000;
   const jobCount = options.jobChanges ?? 250_000;
+  const hiringCount = options.hiringPostings ?? 20_000;
   const seed = options.seed ?? 42;
 
   const dir = mkdtempSync(join(tmpdir(), 'dealsignal-ingest-bench-'));
   let db: Database | undefined;
   try {
-    log(`generating ${fundingCount.toLocaleString('en')} funding rounds and ${jobCount.toLocaleString('en')} job changes...`);
+    log(
+      `generating ${fundingCount.toLocaleString('en')} funding rounds, ${jobCount.toLocaleString('en')} job changes ` +
+        `and ${hiringCount.toLocaleString('en')} job postings...`,
+    );
     const fundingFile = join(dir, 'funding.ndjson');
     const jobsFile = join(dir, 'job-changes.ndjson');
+    const hiringFile = join(dir, 'hiring.ndjson');
     const population = companyPopulation(seed, POPULATION, AS_OF);
     const companiesFile = join(dir, 'companies.ndjson');
     const companyFile = writeNdjson(companiesFile, generateCompanies(seed, POPULATION, AS_OF));
     const funding = writeNdjson(fundingFile, generateFundingRecords(seed, fundingCount, AS_OF, population));
     const jobs = writeNdjson(jobsFile, generateJobChanges(seed + 3, jobCount, AS_OF, population));
-    log(`  funding.ndjson ${(funding.bytes / MB).toFixed(1)} MB, job-changes.ndjson ${(jobs.bytes / MB).toFixed(1)} MB`);
+    const hiring = writeNdjson(hiringFile, generateHiringPostings(seed + 5, hiringCount, AS_OF, population));
+    log(
+      `  funding.ndjson ${(funding.bytes / MB).toFixed(1)} MB, job-changes.ndjson ${(jobs.bytes / MB).toFixed(1)} MB, ` +
+        `hiring.ndjson ${(hiring.bytes / MB).toFixed(1)} MB`,
+    );
 
     await ensureDatabase(databaseUrl);
     const admin = await openPostgres({ connectionString: databaseUrl, poolSize: 1 });
@@ -208,6 +221,9 @@ export async function runIngestBench(options: IngestBenchOptions = {}): Promise<
     log('importing job changes (first import, then the same file again)...');
     const jobsFirst = await measure(db, 'job-changes', jobsFile, jobs.records, options.batchRows);
     const jobsAgain = await measure(db, 'job-changes', jobsFile, jobs.records, options.batchRows);
+    log('importing job postings (first import, then the same file again)...');
+    const hiringFirst = await measure(db, 'hiring', hiringFile, hiring.records, options.batchRows);
+    const hiringAgain = await measure(db, 'hiring', hiringFile, hiring.records, options.batchRows);
 
     log('again into an empty store, its companies imported first (the companies, then funding, then job changes)...');
     await db.exec(`DROP SCHEMA ${schema} CASCADE; CREATE SCHEMA ${schema}`);
@@ -216,6 +232,7 @@ export async function runIngestBench(options: IngestBenchOptions = {}): Promise<
       companies: await measure(db, 'companies', companiesFile, companyFile.records, options.batchRows),
       funding: await measure(db, 'funding', fundingFile, funding.records, options.batchRows),
       jobChanges: await measure(db, 'job-changes', jobsFile, jobs.records, options.batchRows),
+      hiring: await measure(db, 'hiring', hiringFile, hiring.records, options.batchRows),
     };
 
     return {
@@ -228,6 +245,7 @@ export async function runIngestBench(options: IngestBenchOptions = {}): Promise<
       },
       funding: { first: fundingFirst, again: fundingAgain },
       jobChanges: { first: jobsFirst, again: jobsAgain },
+      hiring: { first: hiringFirst, again: hiringAgain },
       known,
       targets: TARGETS,
     };
@@ -252,8 +270,9 @@ export function renderIngestBench(result: IngestBenchResult): string {
     `Ingest into PostgreSQL ${m.postgres}, Node ${m.node}, ${m.cpus} × ${m.cpuModel} (load average ${m.loadAverage} at start); ` +
       'one transaction per import, NDJSON files streamed from disk. The funding rounds and job changes are about ' +
       `${POPULATION.toLocaleString('en')} companies (job changes' previous employers come from a pool of their own). ` +
-      'The first four rows start from an empty store: resolution makes every company the records name; the last ' +
-      'three import those companies first, as a vendor with a companies dataset does.',
+      'The first six rows start from an empty store: resolution makes every company the records name; the last ' +
+      'four import those companies first, as a vendor with a companies dataset does. A job posting is written with ' +
+      'the words of its description (migration 023), which PostgreSQL parses as the row is written.',
     '',
     '| Import | Records | File | Time | Records/s | MB/s | Peak RSS | Node CPU/record | PostgreSQL CPU/record |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -261,6 +280,8 @@ export function renderIngestBench(result: IngestBenchResult): string {
     row('funding, same file again (all unchanged)', result.funding.again),
     row('job changes, first import', result.jobChanges.first, result.targets.jobChangesPerSecond),
     row('job changes, same file again (all unchanged)', result.jobChanges.again),
+    row('job postings, first import', result.hiring.first, result.targets.hiringPerSecond),
+    row('job postings, same file again (all unchanged)', result.hiring.again),
     row('companies (the ones the files name), into an empty store', result.known.companies),
     row('funding, first import, its companies imported before', result.known.funding, result.targets.fundingPerSecond),
     row(
@@ -268,6 +289,7 @@ export function renderIngestBench(result: IngestBenchResult): string {
       result.known.jobChanges,
       result.targets.jobChangesPerSecond,
     ),
+    row('job postings, first import, their companies imported before', result.known.hiring, result.targets.hiringPerSecond),
   ].join('\n');
 }
 
@@ -276,6 +298,7 @@ async function main(): Promise<void> {
     options: {
       funding: { type: 'string' },
       'job-changes': { type: 'string' },
+      hiring: { type: 'string' },
       'batch-rows': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -289,6 +312,7 @@ async function main(): Promise<void> {
     databaseUrl: process.env.BENCH_DATABASE_URL?.trim() || DEFAULT_BENCH_DATABASE_URL,
     fundingRecords: count('funding', values.funding),
     jobChanges: count('job-changes', values['job-changes']),
+    hiringPostings: count('hiring', values.hiring),
     batchRows: count('batch-rows', values['batch-rows']),
     log: values.json ? () => undefined : (line) => console.log(line),
   });

@@ -33,10 +33,19 @@ export type Condition<Row> =
    * The text in the document's `field` (column holds the JSON document) matches `query`, PostgreSQL's
    * full-text search in its English configuration with the syntax of `websearch_to_tsquery` (words
    * stemmed, "phrases" in order, OR, a leading - to exclude). The read model asks the database for the
-   * matching records, at the position its index stands at (src/read/queries.ts); the table holds the
-   * expression index that answers it (a migration: to_tsvector('english', coalesce(doc::json ->> field, ''))).
+   * matching records, at the position its index stands at (src/read/queries.ts), from `words`: a
+   * table of each row's tsvector of that text (to_tsvector('english', coalesce(doc::json ->> field,
+   * ''))) by the row's id, under a GIN index, kept by the triggers of a migration.
    */
-  | { column: keyof Row & string; op: 'fullText'; field: string; query: string; /** The parameter a 400 names. */ param: string }
+  | {
+      column: keyof Row & string;
+      op: 'fullText';
+      field: string;
+      words: { table: string; idColumn: string; column: string };
+      query: string;
+      /** The parameter a 400 names. */
+      param: string;
+    }
   /**
    * Some record of `dataset` that meets `conditions` (on that dataset's columns) is linked to this
    * row through one of its company link columns `links`: column holds the company's id. How a

@@ -18,10 +18,10 @@ export type LinkedCondition = Extract<AnyCondition, { op: 'linkedFrom' | 'linked
 export type LinkedTerm = { hashes: Float64Array } | { keyValues: KeyValues; least: number };
 export type LinkedKeys = (condition: LinkedCondition) => LinkedTerm;
 
-/** A full-text condition: answered by the database, then handed to the index as the keys of the rows it holds. */
+/** A full-text condition: answered by the database, then handed to the index as the ids of the rows it holds. */
 export type FullTextCondition = Extract<AnyCondition, { op: 'fullText' }>;
-/** The hashes of the dataset's keys (its `key` column) of the rows a full-text condition holds for, ascending. */
-export type FullTextKeys = (condition: FullTextCondition) => Float64Array;
+/** The ids of the rows a full-text condition holds for, as an id set (bit `id` set: see the index's `ids` term). */
+export type FullTextIds = (condition: FullTextCondition) => Uint32Array;
 
 /** Any dataset, whatever its types: what the read model keeps per dataset. */
 export interface IndexedDataset {
@@ -32,11 +32,9 @@ export interface IndexedDataset {
   source: IndexSource;
   /**
    * `linked` answers the conditions on other datasets' records (the read model, which holds every index);
-   * `fullText` the full-text conditions, as the keys of the rows the database found.
+   * `fullText` the full-text conditions, as the ids of the rows the database found.
    */
-  indexFilter(conditions: readonly AnyCondition[], linked?: LinkedKeys, fullText?: FullTextKeys): IndexFilter;
-  /** The `key` column that holds each row's natural key (what full-text conditions are answered on). */
-  keyColumn: string;
+  indexFilter(conditions: readonly AnyCondition[], linked?: LinkedKeys, fullText?: FullTextIds): IndexFilter;
   /** A row order as the index takes it: undefined for its own (sort_at DESC, id DESC). */
   indexOrder(order: { column: string; direction: RowOrder<unknown>['direction'] } | undefined): SortOrder | undefined;
 }
@@ -64,7 +62,6 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
     name: dataset.name,
     columns,
     source,
-    keyColumn: dataset.key.column,
     indexFilter(conditions, linked, fullText) {
       let sortFrom = -Infinity;
       let sortBefore = Infinity;
@@ -78,9 +75,6 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
           continue;
         }
         if (condition.op === 'fullText') {
-          if (kinds[dataset.key.column] !== 'key') {
-            throw new Error(`${dataset.name}: full-text conditions need the rows' keys (${dataset.key.column}) indexed as key`);
-          }
           // The database answers it for a list request; a webhook's filter tests each record in memory.
           if (fullText === undefined) {
             throw invalidParameter(
@@ -88,7 +82,7 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
               condition.param,
             );
           }
-          terms.push({ column: dataset.key.column, hashes: fullText(condition) });
+          terms.push({ ids: fullText(condition) });
           continue;
         }
         const kind = kinds[column];

@@ -77,26 +77,36 @@ export async function documentsWithHead(db: Queryable, reads: readonly Documents
   return { tables, head: boundsOf(rows[0]!).head };
 }
 
+/** A websearch question (English configuration) as the tsquery PostgreSQL makes of it, printed; '' when it has no word. */
+export async function websearchTsQuery(db: Queryable, query: string): Promise<string> {
+  const rows = await db.query<{ tsquery: string }>(`SELECT websearch_to_tsquery('english'::regconfig, $1)::text AS tsquery`, [
+    query,
+  ]);
+  return rows[0]!.tsquery;
+}
+
 /**
- * The natural keys of the rows whose document's `field` matches a full-text query (websearch syntax,
- * English configuration), and the change log's head of the same snapshot, in one statement; and
- * whether the query has a word to search for at all (only stop words or punctuation have none). The
- * expression is the one the table's GIN index is built on (its migration), so the index answers it.
+ * The ids of the rows of `table` whose words (`words`: a table of a tsvector by row id, under a GIN
+ * index) match each tsquery (comma-separated, null for none; the tsquery '' stands for every row
+ * of `table`), and the change log's head of the same snapshot, in one statement.
  */
-export async function fullTextKeysWithHead(
+export async function fullTextIdsWithHead(
   db: Queryable,
-  source: { table: string; keyColumn: string; column: string; field: string },
-  query: string,
-): Promise<{ keys: string[]; head: ChangePosition; searchable: boolean }> {
-  const { table, keyColumn, column, field } = source;
-  const rows = await db.query<BoundsRow & { keys: string | null; searchable: boolean }>(
-    `SELECT b.*, numnode(websearch_to_tsquery('english'::regconfig, $1)) > 0 AS searchable,
-            (SELECT string_agg(t.${keyColumn}::text, ',') FROM ${table} t
-                   WHERE to_tsvector('english'::regconfig, coalesce(t.${column}::json ->> '${field}', ''))
-                         @@ websearch_to_tsquery('english'::regconfig, $1)) AS keys
-       FROM (${BOUNDS_SQL}) b`,
-    [query],
+  source: { table: string; words: { table: string; idColumn: string; column: string } },
+  tsqueries: readonly string[],
+): Promise<{ ids: (string | null)[]; head: ChangePosition }> {
+  const { table, words } = source;
+  const params = tsqueries.filter((tsquery) => tsquery !== '');
+  const lists = tsqueries.map((tsquery, i) =>
+    tsquery === ''
+      ? `(SELECT string_agg(t.id::text, ',') FROM ${table} t) AS ids${i}`
+      : `(SELECT string_agg(w.${words.idColumn}::text, ',') FROM ${words.table} w
+           WHERE w.${words.column} @@ $${params.indexOf(tsquery) + 1}::tsquery) AS ids${i}`,
+  );
+  const rows = await db.query<BoundsRow & Record<string, string | null>>(
+    `SELECT b.*, ${lists.join(', ')} FROM (${BOUNDS_SQL}) b`,
+    params,
   );
   const row = rows[0]!;
-  return { keys: row.keys === null ? [] : row.keys.split(','), head: boundsOf(row).head, searchable: row.searchable };
+  return { ids: tsqueries.map((_, i) => row[`ids${i}`] ?? null), head: boundsOf(row).head };
 }

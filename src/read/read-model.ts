@@ -18,7 +18,25 @@ import { comparePositions, type Change, type ChangePosition } from '../changes/i
 import { invalidParameter, type Condition } from '../catalog/index.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot } from '../changes/index.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { documentsWithHead, fullTextKeysWithHead, indexRowsAfter, type Documents, type DocumentsOfTable } from './queries.js';
+import {
+  documentsWithHead,
+  fullTextIdsWithHead,
+  indexRowsAfter,
+  websearchTsQuery,
+  type Documents,
+  type DocumentsOfTable,
+} from './queries.js';
+import {
+  bitsOf,
+  evaluate,
+  keptBytes,
+  keptIdsOfList,
+  parseTsQuery,
+  piecesOf,
+  type IdSet,
+  type KeptIds,
+  type QueryTree,
+} from './full-text.js';
 import type { AnyDataset, Dataset, DocumentView, RowOrder, StoredRow } from '../catalog/index.js';
 import {
   indexedDataset,
@@ -31,8 +49,6 @@ import {
 import { DATASETS } from '../catalog/index.js';
 import {
   FilterIndex,
-  distinctAscending,
-  keyHash,
   SPARSE_KEY_VALUES,
   unionAscending,
   type FilterIndexOptions,
@@ -204,17 +220,30 @@ interface LinkedValuesKept {
   outerSize: number;
 }
 
-/** Memory for the keys of full-text questions, per thread: a common word of the job descriptions holds a few hundred thousand. */
-const FULL_TEXT_BYTES = 64 * 1024 * 1024;
+/**
+ * Memory for the ids of full-text pieces (a word, a phrase: see full-text.ts), per serving thread: a bit a
+ * record id for a common word (250 KB for a table of 2,000,000 rows), 4 bytes an id for a rarer one.
+ */
+const FULL_TEXT_PIECE_BYTES = 128 * 1024 * 1024;
+/** Memory for the ids of whole full-text questions, kept so that the index reads each one into its positions once. */
+const FULL_TEXT_QUESTION_BYTES = 32 * 1024 * 1024;
+/** Questions whose normalised form (the tree of pieces) is kept: it depends on the words only. */
+const FULL_TEXT_TREES = 10_000;
 
-interface FullTextKept {
+interface IdSetKept {
   version: number;
-  /** The hashes of the matching rows' keys, ascending and distinct. */
-  hashes: Float64Array;
+  ids: IdSet;
+}
+
+interface PieceKept {
+  version: number;
+  ids: KeptIds;
 }
 
 const fullTextKey = (dataset: string, condition: FullTextCondition) =>
   `${dataset}\u0000${condition.column}\u0000${condition.field}\u0000${condition.query}`;
+const fullTextPieceKey = (dataset: string, condition: FullTextCondition, piece: string) =>
+  `${dataset}\u0000${condition.column}\u0000${condition.field}\u0000${piece}`;
 
 interface LinkedKeysKept {
   version: number;
@@ -250,11 +279,18 @@ export class ReadModel {
    * change to a dataset gives its index a new version, so an answer is never served stale.
    */
   private readonly answers: LRUCache<string, KeptAnswer>;
-  /** The keys each full-text question holds for, kept while its dataset's index is unchanged (8 bytes a key). */
-  private readonly fullTexts = new LRUCache<string, FullTextKept>({
-    maxSize: FULL_TEXT_BYTES,
-    sizeCalculation: (kept) => Math.max(1, kept.hashes.byteLength),
+  /** The ids each full-text question holds for, kept while its dataset's index is unchanged. */
+  private readonly fullTexts = new LRUCache<string, IdSetKept>({
+    maxSize: FULL_TEXT_QUESTION_BYTES,
+    sizeCalculation: (kept) => Math.max(1, kept.ids.byteLength),
   });
+  /** The ids of each piece of full-text questions, kept while its dataset's index is unchanged. */
+  private readonly fullTextPieces = new LRUCache<string, PieceKept>({
+    maxSize: FULL_TEXT_PIECE_BYTES,
+    sizeCalculation: (kept) => Math.max(1, keptBytes(kept.ids)),
+  });
+  /** Each question's tree of pieces, null for one without a word to search for. */
+  private readonly fullTextTrees = new LRUCache<string, { tree: QueryTree | null }>({ max: FULL_TEXT_TREES });
   private readonly linkedKeys = new LRUCache<string, LinkedKeysKept>({
     maxSize: LINKED_KEYS_BYTES,
     sizeCalculation: (kept) => kept.hashes.byteLength + 64,
@@ -495,9 +531,11 @@ export class ReadModel {
   }
 
   /**
-   * Reads the keys of the rows each full-text condition of the asks holds for, as of `position`, unless
-   * kept for the index's current version; false when the database's head is past the position (the
-   * caller applies the new changes and asks again). A query with no word to search for is a 400.
+   * Reads the ids of the rows each full-text condition of the asks holds for, as of `position`, unless
+   * kept for the index's current version: the pieces of its question not kept at this version are
+   * read in one statement, the others reused, and the question's tree evaluated over them. False when
+   * the database's head is past the position (the caller applies the new changes and asks again). A
+   * question with no word to search for is a 400.
    */
   private async fullTextAt(asks: readonly Ask[], position: ChangePosition): Promise<boolean> {
     for (const ask of asks) {
@@ -506,22 +544,53 @@ export class ReadModel {
         const part = this.part(ask.dataset);
         const key = fullTextKey(ask.dataset, condition);
         if (this.fullTexts.get(key)?.version === part.version) continue;
-        const read = await fullTextKeysWithHead(
-          this.db,
-          { table: ask.table, keyColumn: part.dataset.keyColumn, column: condition.column, field: condition.field },
-          condition.query,
-        );
-        if (!read.searchable) {
+        const tree = await this.fullTextTree(condition.query);
+        if (tree === null) {
           throw invalidParameter(
             `${condition.param}: has no word to search for (only stop words or punctuation)`,
             condition.param,
           );
         }
-        if (comparePositions(read.head, position) !== 0 || comparePositions(this.follower.position, position) !== 0) return false;
-        this.fullTexts.set(key, { version: part.version, hashes: distinctAscending(read.keys.map(keyHash)) });
+        const pieces = new Map<string, IdSet>();
+        const missing: string[] = [];
+        for (const piece of piecesOf(tree)) {
+          const kept = this.fullTextPieces.get(fullTextPieceKey(ask.dataset, condition, piece));
+          if (kept?.version === part.version && comparePositions(this.follower.position, position) === 0) {
+            pieces.set(piece, bitsOf(kept.ids));
+          } else missing.push(piece);
+        }
+        if (missing.length > 0) {
+          const read = await fullTextIdsWithHead(this.db, { table: ask.table, words: condition.words }, missing);
+          if (comparePositions(read.head, position) !== 0 || comparePositions(this.follower.position, position) !== 0)
+            return false;
+          missing.forEach((piece, i) => {
+            const ids = keptIdsOfList(read.ids[i]!);
+            pieces.set(piece, bitsOf(ids));
+            this.fullTextPieces.set(fullTextPieceKey(ask.dataset, condition, piece), { version: part.version, ids });
+          });
+        }
+        this.fullTexts.set(key, { version: part.version, ids: evaluate(tree, pieces) });
       }
     }
     return true;
+  }
+
+  /**
+   * A question's tree of pieces, from the tsquery the database makes of it; one piece, the whole
+   * tsquery, if its printed form is one this reader does not know (the database then answers it whole).
+   */
+  private async fullTextTree(query: string): Promise<QueryTree | null> {
+    const kept = this.fullTextTrees.get(query);
+    if (kept !== undefined) return kept.tree;
+    const tsquery = await websearchTsQuery(this.db, query);
+    let tree: QueryTree | null;
+    try {
+      tree = parseTsQuery(tsquery);
+    } catch {
+      tree = { op: 'piece', text: tsquery };
+    }
+    this.fullTextTrees.set(query, { tree });
+    return tree;
   }
 
   /**
@@ -574,9 +643,9 @@ export class ReadModel {
       (condition) => {
         const kept = this.fullTexts.get(fullTextKey(indexed.name, condition));
         // fullTextAt read it at this version just before.
-        if (kept === undefined || kept.version !== part.version) throw new Error(`full-text keys of ${indexed.name} not read`);
-        tags.set(kept.hashes, `fullText ${JSON.stringify([condition.field, condition.query])}`);
-        return kept.hashes;
+        if (kept === undefined || kept.version !== part.version) throw new Error(`full-text ids of ${indexed.name} not read`);
+        tags.set(kept.ids, `fullText ${JSON.stringify([condition.field, condition.query])}`);
+        return kept.ids;
       },
     );
     const key = JSON.stringify(filter, (_, value: unknown) =>

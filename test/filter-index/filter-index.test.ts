@@ -155,6 +155,8 @@ const termArb: fc.Arbitrary<Term> = fc.oneof(
   fc.record({ column: fc.constant('site'), anyOf: list(SITES, 'unknown.example') }),
   fc.record({ column: fc.constant('text'), words: list(QUERY_WORDS, 'zzz') }),
   fc.record({ column: fc.constant('title'), words: list(QUERY_WORDS, 'zzz') }),
+  // A set of ids as found elsewhere (a full-text search): up to three words of bits, ids 0-95.
+  fc.array(fc.integer({ min: 0, max: 2 ** 32 - 1 }), { maxLength: 3 }).map((words) => ({ ids: Uint32Array.from(words) }) as Term),
 );
 /** Date bounds: none, one, an ordered pair, or any pair (possibly empty or inverted). */
 const boundsArb: fc.Arbitrary<Pick<IndexFilter, 'sortFrom' | 'sortBefore'>> = fc.oneof(
@@ -253,6 +255,15 @@ function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, 
   for (const hashes of [keys.slice(0, 2), [...keys, ...ABSENT_KEYS]]) {
     const narrowed = { terms: [{ column: 'site', hashes: Float64Array.from(hashes) }] };
     assert.deepEqual(index.query(narrowed, 0, 50), reference.query(narrowed, 0, 50), `hashes ${label}`);
+  }
+  // The ids of the matches narrowing a query again, as an id set: one of them (read id by id, a sparse
+  // set) and all of them (read in one pass over the positions, when dense enough).
+  const matched = reference.query(filter, 0, 1_000_000).ids.filter((id) => id < 2 ** 32);
+  for (const wanted of [matched.slice(0, 1), matched]) {
+    const ids = new Uint32Array(wanted.length === 0 ? 0 : Math.floor(Math.max(...wanted) / 32) + 1);
+    for (const id of wanted) ids[id >>> 5]! |= 1 << (id & 31);
+    const narrowed = { terms: [{ ids }] };
+    assert.deepEqual(index.query(narrowed, 0, 50), reference.query(narrowed, 0, 50), `ids ${wanted.length} ${label}`);
   }
   // Those totals and latest dates narrowing a query again, from their least value, a middle one and above all.
   // A table of one key reaches few records: read as positions rather than as a column.

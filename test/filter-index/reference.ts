@@ -99,6 +99,10 @@ export class ReferenceIndex {
   }
 
   private termMatches(record: IndexRecord, term: Term): boolean {
+    if (term.column === undefined) {
+      const word = Math.floor(record.id / 32);
+      return word < term.ids.length && Math.floor(term.ids[word]! / 2 ** (record.id % 32)) % 2 === 1;
+    }
     const kind = this.columns.find((column) => column.name === term.column)!.kind;
     const value = record.values[term.column] ?? null;
     const strings = value === null ? [] : typeof value === 'string' ? [value] : (value as readonly string[]);

@@ -84,6 +84,10 @@ function world(seed: number) {
       () => `${pick(WORDS)} -${pick(WORDS)}`,
       () => '"series b"',
       () => 'scale',
+      // Answered from every row without the word's, and a phrase beside words.
+      () => `-${pick(WORDS)}`,
+      () => `"series b" OR ${pick(WORDS)} -${pick(WORDS)}`,
+      () => `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}`,
     ])();
   const query = (): HiringQuery & Record<string, unknown> => {
     const q: HiringQuery & Record<string, unknown> = { limit: 100 };
@@ -179,6 +183,17 @@ describeEach('hiring signals', (backend) => {
     await importPostings(Array.from({ length: 20 }, w.posting));
     await agree(queries);
     await agree(Array.from({ length: 30 }, w.query));
+
+    // Deleted postings take their words with them; the words table is every posting's words and nothing else.
+    await ctx.db.exec('DELETE FROM hiring_postings WHERE id IN (SELECT id FROM hiring_postings ORDER BY id LIMIT 7)');
+    await agree(queries);
+    const [words] = await ctx.db.query<{ stale: number }>(
+      `SELECT count(*)::int AS stale
+         FROM hiring_postings p FULL JOIN hiring_description_words w ON w.posting_id = p.id
+        WHERE p.id IS NULL OR w.posting_id IS NULL
+           OR w.words <> to_tsvector('english'::regconfig, coalesce(p.doc::json ->> 'descriptionText', ''))`,
+    );
+    assert.equal(words?.stale, 0);
   });
 
   it('a new posting is found by a description search on the next request; expired ones only with include_expired', async () => {

@@ -185,6 +185,8 @@ export class MainPart {
   private matches = new Int32Array(256);
   /** Key tables read against this part's positions (a keyValue condition), while the table is kept. */
   private readonly keyValueReads = new WeakMap<KeyValues, KeyValuesRead>();
+  /** Each ids set asked for, read into the bits of the positions whose ids it holds (null: none). */
+  private readonly idsReads = new WeakMap<Uint32Array, Uint32Array | null>();
 
   // What the last evaluate() found: its matches are either `matches[0 .. total)` (listed) or the
   // set bits of `acc` over the words [firstWord, lastWord], with `cumulative` counts before each word.
@@ -395,6 +397,43 @@ export class MainPart {
     return any ? bits : null;
   }
 
+  /** The bits of the positions whose ids are in the set, once per set; null when none is. */
+  private idsBits(idSet: Uint32Array): Uint32Array | null {
+    let bits = this.idsReads.get(idSet);
+    if (bits !== undefined) return bits;
+    const { ids, size } = this;
+    const limit = idSet.length * 32;
+    const found = new Uint32Array(wordCount(size));
+    let any = false;
+    let count = 0;
+    for (let w = 0; w < idSet.length; w++) count += popcount(idSet[w]!);
+    if (count * 32 < size) {
+      // Few ids (a rare word): each one's position by binary search, rather than a pass over every record.
+      for (let w = 0; w < idSet.length; w++) {
+        for (let word = idSet[w]!; word !== 0; word &= word - 1) {
+          const p = this.find(w * 32 + lowestBit(word));
+          if (p < 0) continue;
+          found[p >>> 5]! |= 1 << (p & 31);
+          any = true;
+        }
+      }
+      bits = any ? found : null;
+      this.idsReads.set(idSet, bits);
+      return bits;
+    }
+    for (let p = 0; p < size; p++) {
+      const id = ids[p]!;
+      // Float64 ids may exceed the set (or be past 2^32, where >>> would wrap): only ids below its end are in it.
+      if (id < limit && (idSet[id >>> 5]! & (1 << (id & 31))) !== 0) {
+        found[p >>> 5]! |= 1 << (p & 31);
+        any = true;
+      }
+    }
+    bits = any ? found : null;
+    this.idsReads.set(idSet, bits);
+    return bits;
+  }
+
   /** Binds the conditions to this part; null when one of them can match nothing here. */
   bind(conditions: readonly Condition[]): BoundTerm[] | null {
     const terms: BoundTerm[] = [];
@@ -497,6 +536,12 @@ export class MainPart {
             if (bits === null) return null;
             terms.push({ kind: 'bits', sets: [bits], codes: null, accepted: null });
           }
+          break;
+        }
+        case 'ids': {
+          const bits = this.idsBits(condition.ids);
+          if (bits === null) return null;
+          terms.push({ kind: 'bits', sets: [bits], codes: null, accepted: null });
           break;
         }
         case 'words': {

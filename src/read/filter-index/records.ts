@@ -2,7 +2,7 @@
 // checked and reduced to conditions, and those conditions evaluated on one record (the delta part).
 import { collationKey, keyHash, searchWords } from '../../catalog/index.js';
 import type { ColumnKind, ColumnSpec, IndexFilter, IndexRecord, KeyValues, SortOrder, Term } from './types.js';
-import { distinctAscending, lowerBound } from './bits.js';
+import { distinctAscending, hasBit, lowerBound } from './bits.js';
 
 export interface Column {
   readonly name: string;
@@ -138,7 +138,9 @@ export type Condition =
   /** Some key of the record has a value of at least `least` in `table`. */
   | { readonly kind: 'keyValue'; readonly slot: number; readonly table: KeyValues; readonly least: number }
   /** One word of a words query: some word of the record's text must start with it. */
-  | { readonly kind: 'words'; readonly slot: number; readonly prefix: string };
+  | { readonly kind: 'words'; readonly slot: number; readonly prefix: string }
+  /** The record's id is a set bit of `ids`. */
+  | { readonly kind: 'ids'; readonly ids: Uint32Array };
 
 export interface PreparedFilter {
   readonly sortFrom: number;
@@ -160,6 +162,11 @@ function expect<F extends TermField>(column: Column, term: Term, ...fields: F[])
 export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilter {
   const conditions: Condition[] = [];
   for (const term of filter.terms) {
+    if (term.column === undefined) {
+      if (!(term.ids instanceof Uint32Array)) throw new TypeError('an ids term takes a Uint32Array');
+      conditions.push({ kind: 'ids', ids: term.ids });
+      continue;
+    }
     const column = schema.byName.get(term.column);
     if (column === undefined) throw new TypeError(`filter on unknown column ${term.column}`);
     const { kind, slot } = column;
@@ -219,6 +226,11 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
 function isDistinctSorted(hashes: Float64Array): boolean {
   for (let i = 1; i < hashes.length; i++) if (!(hashes[i - 1]! < hashes[i]!)) return false;
   return true;
+}
+
+/** Whether bit `id` of an ids set is set: ids past its end, or not integers, are not in it. */
+export function hasId(ids: Uint32Array, id: number): boolean {
+  return Number.isInteger(id) && id >= 0 && id < ids.length * 32 && hasBit(ids, id);
 }
 
 /** Whether an ascending list holds the value (binary search). */
@@ -287,6 +299,9 @@ export function recordMatches(record: PreparedRecord, conditions: readonly Condi
       }
       case 'words':
         if (!hasPrefix(record.words[condition.slot]!, condition.prefix)) return false;
+        break;
+      case 'ids':
+        if (!hasId(condition.ids, record.id)) return false;
         break;
     }
   }

@@ -71,7 +71,14 @@ export type Term =
    * from the table matches nothing. The index reads the table once per main part into a number
    * column by position, so asking again with another `least` costs what a number term costs.
    */
-  | { readonly column: string; readonly keyValues: KeyValues; readonly least: number };
+  | { readonly column: string; readonly keyValues: KeyValues; readonly least: number }
+  /**
+   * The record's id is in the set: bit `id` of `ids` is set (ids past its end are not in it). How a
+   * set of records found elsewhere, by their ids, narrows the index (the rows a full-text search
+   * of the database matched). The index reads it into a bitset over each main part's positions
+   * once, so asking again with the same array costs what an enum term costs.
+   */
+  | { readonly column?: undefined; readonly ids: Uint32Array };
 
 /** Keys (hashes, ascending and distinct) and a value each at the same index. Never changed once made. */
 export interface KeyValues {
