@@ -6,7 +6,7 @@ import { setV1RateLimit } from '../src/accounts/account-queries.js';
 import { createApiKey } from '../src/accounts/api-keys.js';
 import { DATASETS } from '../src/catalog/registry.js';
 import { SCALES, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
-import { countDatasetRows } from '../src/ingest/index.js';
+import { analyzeTables, countDatasetRows } from '../src/ingest/index.js';
 
 const SEED = 42;
 const SCALE = 'large';
@@ -152,7 +152,15 @@ async function loadDataset(db: Database): Promise<Dataset> {
   // A half-finished earlier load may hold rows of another reference date: start clean.
   await db.exec(`TRUNCATE ${DATASETS.map((dataset) => dataset.table).join(', ')}; DELETE FROM bench_dataset`);
   const started = performance.now();
+  // As pg_restore does: the descriptions' GIN index is built once after the rows (one sort) instead of
+  // growing with every posting, which slowed the postings from 1,200 to 500 a second.
+  await db.exec('DROP INDEX IF EXISTS hiring_description_words_words');
   await seedAndVacuum(db, asOf);
+  const buildIndex =
+    "SET LOCAL maintenance_work_mem = '1GB'; " +
+    'CREATE INDEX hiring_description_words_words ON hiring_description_words USING gin (words)';
+  await (db.maintenance ? db.maintenance(buildIndex) : db.exec(buildIndex));
+  await analyzeTables(db, ['hiring_description_words']);
   const loadSeconds = (performance.now() - started) / 1000;
   const counts = await tableCounts(db);
   console.log(`loaded in ${loadSeconds.toFixed(1)} s: ${counts.funding} funding rounds, ${counts.ma} M&A deals`);

@@ -20,8 +20,11 @@ export type LinkedKeys = (condition: LinkedCondition) => LinkedTerm;
 
 /** A full-text condition: answered by the database, then handed to the index as the ids of the rows it holds. */
 export type FullTextCondition = Extract<AnyCondition, { op: 'fullText' }>;
-/** The ids of the rows a full-text condition holds for, as an id set (bit `id` set: see the index's `ids` term). */
-export type FullTextIds = (condition: FullTextCondition) => Uint32Array;
+/**
+ * The ids of the rows a full-text condition holds for, as an id set (bit `id` set), and how it is made
+ * of its pieces' sets: the index's `ids` term.
+ */
+export type FullTextIds = (condition: FullTextCondition) => Extract<Term, { ids: Uint32Array }>;
 
 /** Any dataset, whatever its types: what the read model keeps per dataset. */
 export interface IndexedDataset {
@@ -82,7 +85,7 @@ export function indexedDataset<Q extends TObject, F, R extends TSchema, Row exte
               condition.param,
             );
           }
-          terms.push({ ids: fullText(condition) });
+          terms.push(fullText(condition));
           continue;
         }
         const kind = kinds[column];

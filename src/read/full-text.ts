@@ -204,13 +204,13 @@ function and(a: IdSet, b: IdSet): IdSet {
 
 function or(a: IdSet, b: IdSet): IdSet {
   const [long, short] = a.length >= b.length ? [a, b] : [b, a];
-  const out = Uint32Array.from(long);
+  const out = long.slice();
   for (let i = 0; i < short.length; i++) out[i]! |= short[i]!;
   return out;
 }
 
 function andNot(a: IdSet, b: IdSet): IdSet {
-  const out = Uint32Array.from(a);
+  const out = a.slice();
   for (let i = 0; i < Math.min(a.length, b.length); i++) out[i]! &= ~b[i]!;
   return out;
 }

@@ -113,6 +113,7 @@ export interface ReadModelStats {
   datasets: Record<string, { records: number; bytes: number }>;
   /** Present with a replica. */
   replicaReads?: ReplicaReads;
+  fullTextPieces: FullTextPieceUses;
 }
 
 export interface ReadModelOptions {
@@ -153,6 +154,9 @@ export type ReplicaReads = {
   /** Still behind after the wait: read from the primary. */
   primary: number;
 };
+
+/** Pieces of full-text questions since start: found kept at the index's version, awaited from another request's read, or read. */
+export type FullTextPieceUses = { kept: number; shared: number; read: number };
 
 /**
  * What a read model publishes to its copies in other threads, in order: its whole state (first, and
@@ -233,6 +237,8 @@ const FULL_TEXT_TREES = 10_000;
 interface IdSetKept {
   version: number;
   ids: IdSet;
+  /** The same set from its pieces' (see the index's `ids` term): what the index reads. */
+  combine: (positionsOf: (ids: IdSet) => IdSet) => IdSet;
 }
 
 interface PieceKept {
@@ -289,6 +295,8 @@ export class ReadModel {
     maxSize: FULL_TEXT_PIECE_BYTES,
     sizeCalculation: (kept) => Math.max(1, keptBytes(kept.ids)),
   });
+  /** Piece reads under way, by piece and index version (see readPieces). */
+  private readonly fullTextReads = new Map<string, Promise<KeptIds | undefined>>();
   /** Each question's tree of pieces, null for one without a word to search for. */
   private readonly fullTextTrees = new LRUCache<string, { tree: QueryTree | null }>({ max: FULL_TEXT_TREES });
   private readonly linkedKeys = new LRUCache<string, LinkedKeysKept>({
@@ -314,6 +322,7 @@ export class ReadModel {
   private readonly remoteCatchUp: (() => Promise<void>) | undefined;
   private readonly replica: ReplicaOptions | undefined;
   private readonly replicaReads: ReplicaReads = { current: 0, waited: 0, primary: 0 };
+  private readonly pieceUses: FullTextPieceUses = { kept: 0, shared: 0, read: 0 };
 
   private constructor(
     private readonly db: Database,
@@ -398,7 +407,12 @@ export class ReadModel {
   stats(): ReadModelStats {
     const datasets: Record<string, { records: number; bytes: number }> = {};
     for (const [name, { index }] of this.parts) datasets[name] = { records: index.size, bytes: index.bytesUsed() };
-    return { position: this.follower.position, datasets, ...(this.replica && { replicaReads: { ...this.replicaReads } }) };
+    return {
+      position: this.follower.position,
+      datasets,
+      ...(this.replica && { replicaReads: { ...this.replicaReads } }),
+      fullTextPieces: { ...this.pieceUses },
+    };
   }
 
   /**
@@ -551,28 +565,77 @@ export class ReadModel {
             condition.param,
           );
         }
-        const pieces = new Map<string, IdSet>();
+        const { version } = part;
+        const pieces = new Map<string, KeptIds>();
         const missing: string[] = [];
+        const pending: [string, Promise<KeptIds | undefined>][] = [];
         for (const piece of piecesOf(tree)) {
-          const kept = this.fullTextPieces.get(fullTextPieceKey(ask.dataset, condition, piece));
-          if (kept?.version === part.version && comparePositions(this.follower.position, position) === 0) {
-            pieces.set(piece, bitsOf(kept.ids));
-          } else missing.push(piece);
+          const pieceKey = fullTextPieceKey(ask.dataset, condition, piece);
+          const kept = this.fullTextPieces.get(pieceKey);
+          const reading = this.fullTextReads.get(`${pieceKey}\u0000${version}`);
+          if (kept?.version === version && comparePositions(this.follower.position, position) === 0) {
+            pieces.set(piece, kept.ids);
+          } else if (reading !== undefined) pending.push([piece, reading]);
+          else missing.push(piece);
         }
-        if (missing.length > 0) {
-          const read = await fullTextIdsWithHead(this.db, { table: ask.table, words: condition.words }, missing);
-          if (comparePositions(read.head, position) !== 0 || comparePositions(this.follower.position, position) !== 0)
-            return false;
-          missing.forEach((piece, i) => {
-            const ids = keptIdsOfList(read.ids[i]!);
-            pieces.set(piece, bitsOf(ids));
-            this.fullTextPieces.set(fullTextPieceKey(ask.dataset, condition, piece), { version: part.version, ids });
-          });
+        this.pieceUses.kept += pieces.size;
+        this.pieceUses.shared += pending.length;
+        this.pieceUses.read += missing.length;
+        if (missing.length > 0) pending.push(...this.readPieces(ask, condition, missing, version, position));
+        for (const [piece, reading] of pending) {
+          const ids = await reading;
+          // Read at another position than the index's (or while it moved): the caller catches up first.
+          if (ids === undefined || comparePositions(this.follower.position, position) !== 0) return false;
+          pieces.set(piece, ids);
         }
-        this.fullTexts.set(key, { version: part.version, ids: evaluate(tree, pieces) });
+        const bitsOfPieces = (read: (ids: IdSet) => IdSet) =>
+          new Map([...pieces].map(([piece, ids]) => [piece, read(bitsOf(ids))]));
+        this.fullTexts.set(key, {
+          version,
+          ids: evaluate(
+            tree,
+            bitsOfPieces((ids) => ids),
+          ),
+          // A common word's bitset is the kept one itself, so the index reads it into positions once.
+          combine: (positionsOf) => evaluate(tree, bitsOfPieces(positionsOf)),
+        });
       }
     }
     return true;
+  }
+
+  /**
+   * Reads these pieces' ids in one statement, kept for the index's version when the database's head
+   * was the index's position; undefined when it was not. Each read is shared, while it runs, with the
+   * requests that need the same piece at the same version: a common word read by one request, not by
+   * every request that asks for it before the first answer comes back.
+   */
+  private readPieces(
+    ask: Ask,
+    condition: FullTextCondition,
+    pieces: readonly string[],
+    version: number,
+    position: ChangePosition,
+  ): [string, Promise<KeptIds | undefined>][] {
+    const read = fullTextIdsWithHead(this.db, { table: ask.table, words: condition.words }, pieces).then((found) =>
+      comparePositions(found.head, position) === 0 ? found.ids.map(keptIdsOfList) : undefined,
+    );
+    return pieces.map((piece, i) => {
+      const pieceKey = fullTextPieceKey(ask.dataset, condition, piece);
+      const readKey = `${pieceKey}\u0000${version}`;
+      const ids = read.then((all) => {
+        const kept = all?.[i];
+        if (kept !== undefined) this.fullTextPieces.set(pieceKey, { version, ids: kept });
+        return kept;
+      });
+      this.fullTextReads.set(readKey, ids);
+      // Dropped once settled, failed or not (a failure is the asking requests' own, and the next ask reads again).
+      ids.then(
+        () => this.fullTextReads.delete(readKey),
+        () => this.fullTextReads.delete(readKey),
+      );
+      return [piece, ids];
+    });
   }
 
   /**
@@ -645,7 +708,7 @@ export class ReadModel {
         // fullTextAt read it at this version just before.
         if (kept === undefined || kept.version !== part.version) throw new Error(`full-text ids of ${indexed.name} not read`);
         tags.set(kept.ids, `fullText ${JSON.stringify([condition.field, condition.query])}`);
-        return kept.ids;
+        return { ids: kept.ids, combine: kept.combine };
       },
     );
     const key = JSON.stringify(filter, (_, value: unknown) =>

@@ -259,11 +259,27 @@ function check(index: FilterIndex, reference: ReferenceIndex, { filter, offset, 
   // The ids of the matches narrowing a query again, as an id set: one of them (read id by id, a sparse
   // set) and all of them (read in one pass over the positions, when dense enough).
   const matched = reference.query(filter, 0, 1_000_000).ids.filter((id) => id < 2 ** 32);
-  for (const wanted of [matched.slice(0, 1), matched]) {
+  const idSet = (wanted: readonly number[]) => {
     const ids = new Uint32Array(wanted.length === 0 ? 0 : Math.floor(Math.max(...wanted) / 32) + 1);
     for (const id of wanted) ids[id >>> 5]! |= 1 << (id & 31);
-    const narrowed = { terms: [{ ids }] };
+    return ids;
+  };
+  for (const wanted of [matched.slice(0, 1), matched]) {
+    const narrowed = { terms: [{ ids: idSet(wanted) }] };
     assert.deepEqual(index.query(narrowed, 0, 50), reference.query(narrowed, 0, 50), `ids ${wanted.length} ${label}`);
+  }
+  // A set made of others (a question of several words): the index combines their positions. The
+  // evens as all the matches without the odds, and all of them as the evens or the odds.
+  const evens = idSet(matched.filter((_, i) => i % 2 === 0));
+  const odds = idSet(matched.filter((_, i) => i % 2 === 1));
+  const all = idSet(matched);
+  const combined: [Uint32Array, (positionsOf: (ids: Uint32Array) => Uint32Array) => Uint32Array][] = [
+    [evens, (positionsOf) => positionsOf(all).map((word, i) => word & ~positionsOf(odds)[i]!)],
+    [all, (positionsOf) => positionsOf(evens).map((word, i) => word | positionsOf(odds)[i]!)],
+  ];
+  for (const [ids, combine] of combined) {
+    const narrowed = { terms: [{ ids, combine }] };
+    assert.deepEqual(index.query(narrowed, 0, 50), reference.query(narrowed, 0, 50), `combined ids ${label}`);
   }
   // Those totals and latest dates narrowing a query again, from their least value, a middle one and above all.
   // A table of one key reaches few records: read as positions rather than as a column.

@@ -5,6 +5,7 @@
 // request; a bad value is a 400 naming its parameter.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import { hiringRecord } from '../fixtures.js';
 import { hiring } from '../../src/catalog/registry.js';
@@ -215,6 +216,62 @@ describeEach('hiring signals', (backend) => {
     );
     const all = (await list({ ...query, include_expired: true })).body as { data: { id: string }[] };
     assert.deepEqual(all.data.map((record) => record.id).sort(), [open.id, expired.id].sort());
+  });
+
+  it('requests asking the same new question at once read each of its words once, as /metrics counts', async () => {
+    await clearData(ctx.db);
+    const postings = Array.from({ length: 10 }, (_, i) =>
+      hiringRecord({ descriptionText: i % 2 === 0 ? 'Quorum sensing on Kubernetes.' : 'Quorum only.' }),
+    );
+    await importPostings(postings);
+    const pieceReads = async () => {
+      const res = await ctx.app.inject({ url: '/metrics' });
+      return Number(/^dealsignal_full_text_pieces_total\{outcome="read"\} (\d+)/m.exec(res.body)?.[1]);
+    };
+    // A list request takes the index up to the import, so the question is read at the position it stands at.
+    assert.equal((await list({ limit: 1 })).status, 200);
+    const readsBefore = await pieceReads();
+    const ask = () => list({ description: 'quorum kubernetes', limit: 100 });
+    let answers: ReturnType<typeof ask>[] = [];
+    // On PostgreSQL the words are held back by a lock until every request waits for them: then the
+    // database holds one read of the question's words, not one a request.
+    let blockedReads: number | undefined;
+    if (backend.name === 'postgres') {
+      await ctx.db.transaction(async (tx) => {
+        await tx.exec('LOCK TABLE hiring_description_words IN ACCESS EXCLUSIVE MODE');
+        answers = Array.from({ length: 6 }, ask);
+        const blocked = async () =>
+          Number(
+            (
+              await ctx.db.query<{ n: string }>(
+                `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()
+                   AND wait_event_type = 'Lock' AND query LIKE '%hiring_description_words%'`,
+              )
+            )[0]!.n,
+          );
+        for (let waited = 0; (await blocked()) === 0; waited += 20) {
+          assert.ok(waited < 10_000, 'no request reached the words');
+          await delay(20);
+        }
+        await delay(500);
+        blockedReads = await blocked();
+      });
+    } else answers = Array.from({ length: 6 }, ask);
+    for (const answer of await Promise.all(answers)) {
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const body = answer.body as { data: { id: string }[]; pagination: { totalCount: number } };
+      assert.equal(body.pagination.totalCount, 5);
+      assert.deepEqual(
+        body.data.map((record) => record.id).sort(),
+        postings
+          .filter((_, i) => i % 2 === 0)
+          .map((posting) => posting.id)
+          .sort(),
+      );
+    }
+    if (blockedReads !== undefined) assert.equal(blockedReads, 1);
+    // Two pieces, "quorum" and "kubernet", each read from the database once.
+    assert.equal((await pieceReads()) - readsBefore, 2);
   });
 
   it('the record is served as published: match_confidence, companyId, isFreeAccess, companyLogo', async () => {

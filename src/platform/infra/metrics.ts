@@ -115,6 +115,19 @@ export class Metrics {
         this.set(stats().position.seq);
       },
     });
+    new client.Counter({
+      name: 'dealsignal_full_text_pieces_total',
+      help:
+        'Words and phrases of full-text questions (description searches) by where their matches came from: kept ' +
+        "(in memory at the index's version), shared (another request's read under way) or read (from the database)",
+      labelNames: ['outcome'] as const,
+      registers: [this.registry],
+      collect() {
+        const uses = stats().fullTextPieces;
+        this.reset();
+        for (const [outcome, count] of Object.entries(uses)) this.inc({ outcome }, count);
+      },
+    });
     if (stats().replicaReads === undefined) return;
     new client.Counter({
       name: 'dealsignal_replica_page_reads_total',
@@ -137,6 +150,7 @@ export interface IndexStats {
   position: { seq: number };
   datasets: Record<string, { records: number; bytes: number }>;
   replicaReads?: Record<string, number>;
+  fullTextPieces: Record<string, number>;
 }
 
 /** How long the main thread waits for each thread's figures, and a thread for the main thread's answer. */

@@ -397,6 +397,24 @@ export class MainPart {
     return any ? bits : null;
   }
 
+  /**
+   * The bits of the positions of a set made of others (see the `ids` term's `combine`), once per set:
+   * each of those is read into positions once per main part (idsBits), so a new question of words
+   * already asked costs a few bitset operations instead of a pass over every record.
+   */
+  private combinedBits(
+    idSet: Uint32Array,
+    combine: (positionsOf: (ids: Uint32Array) => Uint32Array) => Uint32Array,
+  ): Uint32Array | null {
+    const kept = this.idsReads.get(idSet);
+    if (kept !== undefined) return kept;
+    let none: Uint32Array | undefined;
+    const bits = combine((ids) => this.idsBits(ids) ?? (none ??= new Uint32Array(wordCount(this.size))));
+    const found = bits.some((word) => word !== 0) ? bits : null;
+    this.idsReads.set(idSet, found);
+    return found;
+  }
+
   /** The bits of the positions whose ids are in the set, once per set; null when none is. */
   private idsBits(idSet: Uint32Array): Uint32Array | null {
     let bits = this.idsReads.get(idSet);
@@ -539,7 +557,7 @@ export class MainPart {
           break;
         }
         case 'ids': {
-          const bits = this.idsBits(condition.ids);
+          const bits = condition.combine ? this.combinedBits(condition.ids, condition.combine) : this.idsBits(condition.ids);
           if (bits === null) return null;
           terms.push({ kind: 'bits', sets: [bits], codes: null, accepted: null });
           break;

@@ -140,7 +140,11 @@ export type Condition =
   /** One word of a words query: some word of the record's text must start with it. */
   | { readonly kind: 'words'; readonly slot: number; readonly prefix: string }
   /** The record's id is a set bit of `ids`. */
-  | { readonly kind: 'ids'; readonly ids: Uint32Array };
+  | {
+      readonly kind: 'ids';
+      readonly ids: Uint32Array;
+      readonly combine?: (positionsOf: (ids: Uint32Array) => Uint32Array) => Uint32Array;
+    };
 
 export interface PreparedFilter {
   readonly sortFrom: number;
@@ -164,7 +168,7 @@ export function prepareFilter(schema: Schema, filter: IndexFilter): PreparedFilt
   for (const term of filter.terms) {
     if (term.column === undefined) {
       if (!(term.ids instanceof Uint32Array)) throw new TypeError('an ids term takes a Uint32Array');
-      conditions.push({ kind: 'ids', ids: term.ids });
+      conditions.push({ kind: 'ids', ids: term.ids, ...(term.combine && { combine: term.combine }) });
       continue;
     }
     const column = schema.byName.get(term.column);

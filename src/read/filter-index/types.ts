@@ -77,8 +77,17 @@ export type Term =
    * set of records found elsewhere, by their ids, narrows the index (the rows a full-text search
    * of the database matched). The index reads it into a bitset over each main part's positions
    * once, so asking again with the same array costs what an enum term costs.
+   *
+   * `combine`, when given, says how the set is made of other sets (the words of a full-text question):
+   * called with a function that reads one of those into positions, it returns the set's positions
+   * from theirs. The index then reads each of those once per main part and combines bitsets of
+   * positions, instead of reading every new set whole; it must answer exactly what `ids` holds.
    */
-  | { readonly column?: undefined; readonly ids: Uint32Array };
+  | {
+      readonly column?: undefined;
+      readonly ids: Uint32Array;
+      readonly combine?: (positionsOf: (ids: Uint32Array) => Uint32Array) => Uint32Array;
+    };
 
 /** Keys (hashes, ascending and distinct) and a value each at the same index. Never changed once made. */
 export interface KeyValues {
