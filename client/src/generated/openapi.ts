@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * Hiring signals
-         * @description Open job postings, newest `createdAt` first. Positions, departments and seniorities are derived from the job `title` when the posting is recorded (the job changes' role classifier); OR within one list, AND across lists. A posting whose `validThrough` has passed is hidden unless `include_expired=true`; one without `validThrough` never expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. positions: ceo, cto, cfo, coo, vp of engineering, vp of sales, vp of marketing, head of product, head of growth, head of engineering, engineering manager, product manager, sales manager, marketing manager, founder, co-founder. departments: marketing, sales, engineering, product, design, operations, finance, people, data, customer_success, growth, legal. seniorities: founder, c_level, vp, director, head, lead, manager. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         * @description Open job postings, newest `createdAt` first. Positions, departments and seniorities are derived from the job `title` when the posting is recorded (the job changes' role classifier); OR within one list, AND across lists. A posting whose `validThrough` has passed (checked to the minute: one that expired during the current minute is still listed) is hidden unless `include_expired=true`; one without `validThrough` never expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. positions: ceo, cto, cfo, coo, vp of engineering, vp of sales, vp of marketing, head of product, head of growth, head of engineering, engineering manager, product manager, sales manager, marketing manager, founder, co-founder. departments: marketing, sales, engineering, product, design, operations, finance, people, data, customer_success, growth, legal. seniorities: founder, c_level, vp, director, head, lead, manager. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -3236,7 +3236,7 @@ export interface operations {
                 company_linkedin_url?: string;
                 /** @description Comma-separated company ids (the `id` of `GET /api/v2/companies`), up to 50: the records linked to any of these companies (on job changes, the new company). A value that is not a UUID is a 400 naming it. Several values: comma-separated, or the parameter repeated (`company_id=a&company_id=b`). */
                 company_id?: string;
-                /** @description Also list postings whose `validThrough` has passed (by default they are hidden) */
+                /** @description Also list postings whose `validThrough` has passed (by default they are hidden, checked to the minute) */
                 include_expired?: boolean;
                 /** @description Field to sort by (date_posted: datePosted; created_at: createdAt; title, company_name, location: case and accents ignored). Records without a value come last; ties go by a stable id. */
                 sort_by?: "date_posted" | "created_at" | "title" | "company_name" | "location";

@@ -33,7 +33,7 @@ export interface HiringFilter extends CompanyIdentifiers {
   companyIds?: string[];
   from?: string;
   before?: string;
-  /** Postings still open at this time (ISO); absent with include_expired. */
+  /** Postings still open at this time (ISO, the start of the request's minute); absent with include_expired. */
   openAt?: string;
   order?: RowOrder<HiringRow>;
 }
@@ -49,6 +49,8 @@ const SORT_COLUMNS = {
 
 /** companyLogoUrl's JSON value in a stored document: null or a string (escapes and all). */
 const COMPANY_LOGO = /"companyLogoUrl":(null|"(?:[^"\\]|\\.)*")/;
+
+const MINUTE_MS = 60_000;
 
 /** A posting without validThrough never expires: it stands as this date. */
 export const NEVER_EXPIRES = '9999-12-31T00:00:00.000Z';
@@ -148,8 +150,8 @@ export const hiring = defineDataset<'hiring', typeof HiringQuery, HiringFilter, 
     description:
       'Open job postings, newest `createdAt` first. Positions, departments and seniorities are derived from the job `title` ' +
       "when the posting is recorded (the job changes' role classifier); OR within one list, AND across lists. " +
-      'A posting whose `validThrough` has passed is hidden unless `include_expired=true`; one without `validThrough` never ' +
-      'expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. ' +
+      'A posting whose `validThrough` has passed (checked to the minute: one that expired during the current minute ' +
+      'is still listed) is hidden unless `include_expired=true`; one without `validThrough` never expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. ' +
       `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
     response: { ...HiringResponse, description: 'A page of records' },
     paging: signalPaging,
@@ -196,7 +198,9 @@ export const hiring = defineDataset<'hiring', typeof HiringQuery, HiringFilter, 
       ...companyIdentifiers(query),
       companyIds: companyIds(query.company_id),
       ...dateRange(query, context),
-      ...(query.include_expired !== true && { openAt: now.toISOString() }),
+      // To the minute: every request of a minute asks the same filter, so the pages and counts of one search
+      // share the index's answer (asked to the millisecond, no two requests would).
+      ...(query.include_expired !== true && { openAt: new Date(now.getTime() - (now.getTime() % MINUTE_MS)).toISOString() }),
       order: sortOrder<keyof typeof SORT_COLUMNS, HiringRow>(query, SORT_COLUMNS, 'created_at'),
     };
   },

@@ -166,7 +166,7 @@ export const HiringQuery = Type.Object(
     include_expired: Type.Optional(
       Type.Boolean({
         default: false,
-        description: 'Also list postings whose `validThrough` has passed (by default they are hidden)',
+        description: 'Also list postings whose `validThrough` has passed (by default they are hidden, checked to the minute)',
       }),
     ),
     sort_by: sortBy(
