@@ -115,34 +115,41 @@ export class Metrics {
         this.set(stats().position.seq);
       },
     });
-    new client.Counter({
-      name: 'dealsignal_full_text_pieces_total',
-      help:
-        'Words and phrases of full-text questions (description searches) by where their matches came from: kept ' +
+    outcomeCounter(
+      this.registry,
+      'dealsignal_full_text_pieces_total',
+      'Words and phrases of full-text questions (description searches) by where their matches came from: kept ' +
         "(in memory at the index's version), shared (another request's read under way) or read (from the database)",
-      labelNames: ['outcome'] as const,
-      registers: [this.registry],
-      collect() {
-        const uses = stats().fullTextPieces;
-        this.reset();
-        for (const [outcome, count] of Object.entries(uses)) this.inc({ outcome }, count);
-      },
-    });
+      () => stats().fullTextPieces,
+    );
     if (stats().replicaReads === undefined) return;
-    new client.Counter({
-      name: 'dealsignal_replica_page_reads_total',
-      help:
-        "List pages' document reads from the replica: current (it had replayed up to the index's position), " +
+    outcomeCounter(
+      this.registry,
+      'dealsignal_replica_page_reads_total',
+      "List pages' document reads from the replica: current (it had replayed up to the index's position), " +
         'waited (it caught up within REPLICA_WAIT_MS) or primary (still behind: read from the primary)',
-      labelNames: ['outcome'] as const,
-      registers: [this.registry],
-      collect() {
-        const reads = stats().replicaReads!;
-        this.reset();
-        for (const [outcome, count] of Object.entries(reads)) this.inc({ outcome }, count);
-      },
-    });
+      () => stats().replicaReads!,
+    );
   }
+}
+
+/** A counter by `outcome` whose counts the read model keeps since start: set from them at each scrape. */
+function outcomeCounter(
+  registry: client.Registry,
+  name: string,
+  help: string,
+  counts: () => Readonly<Record<string, number>>,
+): void {
+  new client.Counter({
+    name,
+    help,
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(counts())) this.inc({ outcome }, count);
+    },
+  });
 }
 
 /** What the read model reports (src/read): the figures of its indexes, and of its replica reads when it has a replica. */
