@@ -5,6 +5,7 @@
 import { countryCode } from './countries.js';
 import { urlKey } from './normalize.js';
 import { searchWords } from './search-words.js';
+import type { CompanyRecord } from './schemas/v2-schemas.js';
 
 /** What a record says about one company it names. Only `name` is needed; the rest fills a new company. */
 export interface CompanyMention {
@@ -38,6 +39,13 @@ export interface CompanyLinkSpec<R> {
   idField: string;
   matchField: string;
   mention(record: R): CompanyMention | null;
+  /**
+   * The record with its fields about this company taken from the linked company (the company
+   * entity's values, the record's own where the company has none). A dataset whose records carry
+   * the company's fields declares it: they are served, and filtered on, as the company's. Applied
+   * when the record is written (then prepared again) and by `companies resolve`.
+   */
+  adopt?(record: R, company: CompanyRecord): R;
 }
 
 /** The keys a mention is matched on, in the order they are tried. */

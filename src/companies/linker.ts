@@ -28,6 +28,8 @@ export const COMPANY_NAMESPACE = '0b7f3c52-6a1e-4d6b-9f0e-5c2a8d41e7b3';
 export interface CompanyLink {
   companyId: string | null;
   match: MatchConfidence;
+  /** The linked company's record as it stands here: when it was read (see `fetch`'s documents), made or filled. */
+  company?: CompanyRecord;
 }
 
 /** A company as resolution knows it: its keys, and its record once this linker has read, made or filled it. */
@@ -175,6 +177,9 @@ export interface LinkedBatch {
   companies: CompanyRow[];
 }
 
+/** Whose documents `CompanyLinker.fetch` reads: those a mention may fill, or every candidate's. */
+export type LinkedDocuments = 'fillable' | 'all';
+
 /** What `CompanyLinker.fetch` read for a batch of mentions, for `resolve`. */
 export interface FetchedCandidates {
   /** Each mention with its keys, in order; null where it names no company. */
@@ -201,17 +206,27 @@ export class CompanyLinker {
    * companies through `db`: the import's own transaction when it holds one (a pool may have no
    * other connection to give), else the store.
    */
-  async link(mentions: readonly (CompanyMention | null)[], db: Queryable = this.db): Promise<LinkedBatch> {
-    return this.resolve(await this.fetch(mentions, db));
+  async link(
+    mentions: readonly (CompanyMention | null)[],
+    db: Queryable = this.db,
+    documents: LinkedDocuments = 'fillable',
+  ): Promise<LinkedBatch> {
+    return this.resolve(await this.fetch(mentions, db, documents));
   }
 
   /**
    * Reads the stored companies these mentions may name: the database half of `link`. It depends on
    * nothing this linker made or filled (its own versions win in `resolve`), so an import may read
    * the next batch's candidates while it still works on this one; each fetched batch must then be
-   * resolved in the order the batches were fetched.
+   * resolved in the order the batches were fetched. With `documents: 'all'` every candidate's
+   * document is read, so each link carries its company's record (a dataset that adopts the
+   * company's fields needs them); else only those a mention may fill.
    */
-  async fetch(mentions: readonly (CompanyMention | null)[], db: Queryable = this.db): Promise<FetchedCandidates> {
+  async fetch(
+    mentions: readonly (CompanyMention | null)[],
+    db: Queryable = this.db,
+    documents: LinkedDocuments = 'fillable',
+  ): Promise<FetchedCandidates> {
     const keyed = mentions.map((mention) => {
       if (mention === null) return null;
       const keys = mentionKeys(mention);
@@ -254,9 +269,10 @@ export class CompanyLinker {
           ((offered.get(`n:${row.name_key}`) ?? 0) & empty) !== 0)
       );
     };
+    const wanted = documents === 'all' ? stored.filter((row) => !this.local.has(row.record_id)) : stored.filter(mayFill);
     const docs = await companyDocuments(
       db,
-      stored.filter(mayFill).map((row) => row.record_id),
+      wanted.map((row) => row.record_id),
     );
     return { keyed, stored, docs };
   }
@@ -265,7 +281,9 @@ export class CompanyLinker {
   resolve({ keyed, stored, docs }: FetchedCandidates): LinkedBatch {
     const index = this.candidates(keyed, stored, docs);
     const touched = new Set<Candidate>();
+    const linked: (Candidate | undefined)[] = [];
     const links = keyed.map((entry): CompanyLink => {
+      linked.push(undefined);
       if (entry === null) return { companyId: null, match: 'none' };
       const found = index.find(entry.keys);
       const candidate = found ?? this.make(entry.mention, entry.keys);
@@ -278,7 +296,13 @@ export class CompanyLinker {
       const { domain, linkedin } = entry.keys;
       const shared =
         (domain !== null && candidate.keys.domain === domain) || (linkedin !== null && candidate.keys.linkedin === linkedin);
+      linked[linked.length - 1] = candidate;
       return { companyId: candidate.recordId, match: shared ? 'exact' : 'fuzzy' };
+    });
+    // Each link's company as the whole batch left it: a record later in the batch may fill it.
+    links.forEach((link, i) => {
+      const record = linked[i]?.record;
+      if (record !== undefined) link.company = record;
     });
     const rows = [...touched].map((candidate) => {
       const row = companies.prepare(candidate.record!, { sourceId: null, status: 'completed' }, { dayStart: '' });

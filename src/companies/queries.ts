@@ -85,6 +85,29 @@ export async function updateLinks(
 }
 
 /**
+ * Rewrites these rows (by row id) in one statement: every column given, as the dataset prepared it
+ * (a dataset that adopts its companies' fields: its filter columns change with them).
+ */
+export async function updateRows(
+  db: Queryable,
+  table: string,
+  columns: readonly { name: string; type: string }[],
+  rows: readonly { id: number; values: Record<string, unknown> }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((row) => {
+    const doc = row.values.doc;
+    return { ...row.values, id: row.id, ...(Buffer.isBuffer(doc) && { doc: doc.toString('utf8') }) };
+  });
+  await db.query(
+    `UPDATE ${table} t SET ${columns.map((c) => `${c.name} = v.${c.name}`).join(', ')}
+       FROM json_to_recordset($1::json) AS v(id bigint, ${columns.map((c) => `${c.name} ${c.type}`).join(', ')})
+      WHERE t.id = v.id`,
+    [JSON.stringify(values)],
+  );
+}
+
+/**
  * Deletes the companies made from records that no record links to any more (a companies import
  * took their records over, or the records are gone); returns how many. `links` lists every link
  * column of every table. An imported company is never deleted here.

@@ -1,13 +1,14 @@
 // `dealsignal companies resolve`: links every stored record again, a batch at a time, by today's
 // rules and today's companies: after a change of the rules, a companies import that should take
 // over records, or records written without resolution (plain SQL, rows stored before it).
-// Deterministic: run twice, the second run changes nothing.
+// Deterministic: run twice, the second run changes nothing. A dataset whose records carry their
+// company's fields (hiring) takes them again from the companies as they are now, filter columns too.
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { appendFields, DATASETS, type CompanyRow, type Dataset, type DatasetName, type StoredRow } from '../catalog/index.js';
 import type { Database, Queryable } from '../platform/db/index.js';
 import { CompanyLinker } from './linker.js';
-import { mentionsOf } from './link-rows.js';
-import { deleteUnlinkedCompanies, linkedRowsAfter, updateLinks } from './queries.js';
+import { adoptedRecord, mentionsOf } from './link-rows.js';
+import { deleteUnlinkedCompanies, linkedRowsAfter, updateLinks, updateRows } from './queries.js';
 
 export interface ResolveReport {
   /** Per dataset with links: records read, and records whose links changed. */
@@ -56,6 +57,10 @@ async function resolveDataset<Q extends TObject, F, R extends TSchema, Row exten
   const links = dataset.links ?? [];
   if (links.length === 0) return undefined;
   const columns = links.map((link) => link.column);
+  // A dataset that adopts its companies' fields is prepared again: its filter columns follow them.
+  const adopts = links.some((link) => link.adopt !== undefined);
+  const kept = new Set<string>([dataset.key.column, ...dataset.extras]);
+  const written = dataset.columns.filter((column) => !kept.has(column.name));
   const linkFields = new Set(links.flatMap((link) => [link.idField, link.matchField]));
   const linker = new CompanyLinker(db, options.now);
   const counts = { records: 0, changed: 0 };
@@ -70,21 +75,41 @@ async function resolveDataset<Q extends TObject, F, R extends TSchema, Row exten
       for (const field of linkFields) delete record[field];
       return record;
     });
-    const { links: resolved, companies: made } = await linker.link(records.flatMap((record) => mentionsOf(links, record)));
+    const { links: resolved, companies: made } = await linker.link(
+      records.flatMap((record) => mentionsOf(links, record)),
+      db,
+      adopts ? 'all' : 'fillable',
+    );
     const changed = rows.flatMap((row, i) => {
       const fields: [string, string | null][] = [];
+      const found = links.map((_, j) => resolved[i * links.length + j]!);
       const ids = links.map((link, j) => {
-        const { companyId, match } = resolved[i * links.length + j]!;
+        const { companyId, match } = found[j]!;
         fields.push([link.idField, companyId], [link.matchField, match]);
         return companyId;
       });
-      const doc = appendFields(JSON.stringify(records[i]), fields);
+      const record = adopts
+        ? adoptedRecord(
+            links,
+            records[i]!,
+            found.map((link) => link.company),
+          )
+        : records[i]!;
+      const doc = appendFields(JSON.stringify(record), fields);
       const same = doc === row.doc && ids.every((id, j) => id === row[columns[j]!]);
-      return same ? [] : [{ id: row.id, doc, links: ids }];
+      return same ? [] : [{ id: row.id, record, doc, links: ids }];
     });
     await db.transaction(async (tx) => {
       await options.upsertCompanies(tx, made);
-      await updateLinks(tx, dataset.table, columns, changed);
+      if (!adopts) return updateLinks(tx, dataset.table, columns, changed);
+      const prepared = changed.flatMap((change) => {
+        const row = dataset.prepare(change.record, { sourceId: null, status: 'completed' }, { dayStart: '' });
+        if (typeof row === 'string') return [];
+        const values: Record<string, unknown> = { ...(row as object), doc: change.doc };
+        links.forEach((link, j) => (values[link.column] = change.links[j]));
+        return [{ id: change.id, values }];
+      });
+      await updateRows(tx, dataset.table, written, prepared);
     });
     linker.settle();
     report.companies += made.length;

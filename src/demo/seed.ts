@@ -5,7 +5,7 @@ import type { Database } from '../platform/db/index.js';
 import { analyzeTables, countDatasetRows, upserterOf, type DatasetRowCounts } from '../ingest/index.js';
 import type { Dataset, RecordExtras, StoredRow } from '../catalog/index.js';
 import { byDatasetName, companies, DATASETS, type DatasetName } from '../catalog/index.js';
-import { CompanyLinker, linkRows, mentionsOf, type RowMentions } from '../companies/index.js';
+import { adoptionOf, CompanyLinker, linkRows, mentionsOf, type RowMentions } from '../companies/index.js';
 import { demoGeneratorOf, demoPopulation, type DemoGenerator, type Scale } from './generators.js';
 import type { CompanyPopulation } from './company-population.js';
 
@@ -63,7 +63,8 @@ async function seedDataset<Q extends TObject, F, R extends TSchema, Row extends 
     const all: RecordExtras = { sourceId: null, status: 'completed', ...extras };
     const row = dataset.prepare(record, all, context);
     if (typeof row === 'string') throw new Error(`${dataset.name}: a generated record was refused: ${row}`);
-    batch.push({ row, mentions: mentionsOf(dataset.links, record) });
+    const adopt = adoptionOf(dataset, record, all, context);
+    batch.push({ row, mentions: mentionsOf(dataset.links, record), ...(adopt && { adopt }) });
     if (batch.length === options.batchSize) await write();
   }
   if (batch.length > 0) await write();

@@ -27,7 +27,7 @@ import {
   type CompanyMention,
   type CompanyRow,
 } from '../catalog/index.js';
-import { applyLinks, CompanyLinker, fetchLinks, linkRows, mentionsOf } from '../companies/index.js';
+import { adoptionOf, applyLinks, CompanyLinker, fetchLinks, linkRows, mentionsOf, type RowMentions } from '../companies/index.js';
 
 export { UnknownKindError };
 /** What can be ingested: every dataset, by its name. */
@@ -154,6 +154,8 @@ interface Entry<Row> {
   row: Row;
   /** What the record says of each company it names (the dataset's links), resolved when the batch is written. */
   mentions: (CompanyMention | null)[];
+  /** The row again with the linked companies' fields (a dataset whose links adopt them). */
+  adopt?: RowMentions<Row>['adopt'];
   /** The key was already written by an earlier batch of this import. */
   repeat: boolean;
   /** Length of the record's text (batch sizing). */
@@ -466,8 +468,11 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
       problems.push('contains a NUL character (\\u0000), which cannot be stored');
     }
     if (!valid || problems.length > 0) return problems;
-    const row = dataset.prepare(record, this.extras, { dayStart: this.dayStart });
-    return typeof row === 'string' ? row : { key: dataset.naturalKey(row), row, mentions: mentionsOf(dataset.links, record) };
+    const context = { dayStart: this.dayStart };
+    const row = dataset.prepare(record, this.extras, context);
+    if (typeof row === 'string') return row;
+    const adopt = adoptionOf(dataset, record, { ...this.extras }, context);
+    return { key: dataset.naturalKey(row), row, mentions: mentionsOf(dataset.links, record), ...(adopt && { adopt }) };
   }
 
   /** Puts a valid record in the batch; a record with a key seen before replaces the earlier one. */
@@ -501,6 +506,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
       key: prepared.key,
       row: prepared.row,
       mentions: prepared.mentions,
+      ...(prepared.adopt && { adopt: prepared.adopt }),
       repeat,
       size: item.text.length,
     });
@@ -568,7 +574,6 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     const staging = this.staging!;
     const entries = [...this.batch.values()];
     if (entries.some((entry) => entry.repeat)) staging.repeats = true;
-    const rows = entries.map((entry) => entry.row);
     this.batch = new Map();
     this.batchText = 0;
     while (this.writes.length >= MAX_QUEUED_WRITES) await this.writes.shift();
@@ -578,6 +583,8 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
     await setImmediate();
     if (this.writeError || !this.writing) return;
     const linked = await this.link(entries);
+    // After linking: a dataset that adopts its companies' fields has its rows prepared again.
+    const rows = entries.map((entry) => entry.row);
     const companyStaging = this.companyStaging;
     const stagedCompanies =
       companyStaging && linked.length > 0
@@ -597,7 +604,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
   }
 
   /** A staged batch's links, read through the store (their rows gain them); the companies made or filled, to write first. */
-  private async link(entries: readonly Entry<Row>[]): Promise<CompanyRow[]> {
+  private async link(entries: Entry<Row>[]): Promise<CompanyRow[]> {
     if (this.linker === undefined || this.dataset.links === undefined) return [];
     return linkRows(this.linker, this.dataset.links, entries);
   }
@@ -662,6 +669,7 @@ interface Prepared<Row> {
   key: string;
   row: Row;
   mentions: (CompanyMention | null)[];
+  adopt?: RowMentions<Row>['adopt'];
 }
 
 /** A one-line summary: "funding: 3 received, 2 inserted, …". */

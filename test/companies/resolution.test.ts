@@ -299,6 +299,75 @@ describeEach('company resolution', (backend) => {
     assert.ok((await companiesNamed('northwind')).length === 1, 'an imported company no record names is kept');
   });
 
+  it("hiring postings serve and filter on their company's fields; companies resolve takes a company's changes to them", async () => {
+    const posting = hiringRecord({
+      jobCountry: 'DE',
+      companyName: 'ACME Robotics Inc',
+      companyWebsite: 'https://acme-robotics.com',
+      companyLinkedinUrl: null,
+      companyIndustry: 'Widgets',
+      companyCountry: 'GB',
+      companyEmployeeCount: 8,
+      companyFoundedYear: 1999,
+      companySubcategory: null,
+      companyCategories: '["Widgets"]',
+    });
+    const unknown = hiringRecord({
+      companyName: 'Zed Labs',
+      companyWebsite: 'https://zed-labs.example',
+      companyEmployeeCount: 30,
+    });
+    assert.equal((await importKind('hiring', [posting, unknown])).committed, true);
+    const served = async (query = '') =>
+      (await get<Record<string, unknown>>(`/api/v2/signals/hiring?limit=100${query}`)).data.map((record) => record.id);
+    const record = async (id: string) =>
+      (await get<Record<string, unknown>>('/api/v2/signals/hiring?limit=100')).data.find((r) => r.id === id)!;
+
+    const acme = await record(posting.id);
+    // The company's values; the posting's own where the company has none (ACME's founding year).
+    assert.equal(acme.companyId, ACME.id);
+    assert.deepEqual(
+      [acme.companyName, acme.companyWebsite, acme.companyLinkedinUrl, acme.companyIndustry, acme.companyCountry],
+      [ACME.name, ACME.website, ACME.linkedinUrl, ACME.industry, ACME.headquartersCountry],
+    );
+    assert.deepEqual(
+      [acme.companyEmployeeCount, acme.companyFoundedYear, acme.companySubcategory, acme.companyCategories],
+      [250, 1999, ACME.companySubcategory, JSON.stringify(ACME.categories)],
+    );
+    assert.equal(acme.companyDescription, ACME.description ?? posting.companyDescription);
+    // A company made from the posting has the posting's values.
+    assert.deepEqual([(await record(unknown.id)).companyName, (await record(unknown.id)).companyEmployeeCount], ['Zed Labs', 30]);
+    // Filters read what is served: ACME's size band and HQ, not the posting's.
+    assert.deepEqual(await served('&team_size=201-1000'), [posting.id]);
+    assert.deepEqual(await served('&team_size=1-10'), []);
+    assert.ok((await served('&countries=US')).includes(posting.id));
+    assert.deepEqual(await served('&countries=GB'), []);
+    assert.deepEqual(await served(`&company_name=${encodeURIComponent('acme robotics')}`), [posting.id]);
+    assert.deepEqual(await served('&company_name=inc'), []);
+    // The same posting again is unchanged.
+    assert.equal((await importKind('hiring', [posting])).unchanged, 1);
+
+    // A companies import changes ACME: postings keep what they were written with until companies resolve.
+    const grown = {
+      ...ACME,
+      name: 'Acme Robotics Group',
+      employeeCount: 4200,
+      foundedYear: 2011,
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    assert.equal((await importKind('companies', [grown])).committed, true);
+    assert.equal((await record(posting.id)).companyEmployeeCount, 250);
+    const options = { upsertCompanies: upserterOf(companies) };
+    const report = await resolveAll(ctx.db, options);
+    assert.equal(report.datasets.hiring?.changed, 1);
+    const after = await record(posting.id);
+    assert.deepEqual([after.companyName, after.companyEmployeeCount, after.companyFoundedYear], [grown.name, 4200, 2011]);
+    assert.deepEqual(await served('&team_size=1000-plus'), [posting.id]);
+    assert.deepEqual(await served('&team_size=201-1000'), []);
+    assert.deepEqual(await served('&company_name=group'), [posting.id]);
+    assert.equal((await resolveAll(ctx.db, options)).datasets.hiring?.changed, 0);
+  });
+
   it('GET /companies/{id} and /lookup: the company and a summary of its signals, one credit; 404 costs nothing', async () => {
     const seen = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
     const rounds = [

@@ -10,6 +10,7 @@ import { allowedValues, countryKeys, queryWords, searchText, signalPaging, wordC
 import { dateRange, excludedCountryKeys, sortOrder } from '../published-parameters.js';
 import { companyIdentifiers, companyIds, linkedCompanyWith, type CompanyIdentifiers } from '../company-identifiers.js';
 import { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from '../role-classifier.js';
+import type { CompanyRecord } from '../schemas/v2-schemas.js';
 import { APPLICANT_RANGES, HiringPostingRecord, HiringQuery, HiringResponse, TEAM_SIZES } from '../schemas/hiring-schemas.js';
 import { pipeKeys, subcategories } from './companies.js';
 
@@ -123,6 +124,32 @@ function encodedList(raw: string | null): string[] {
   }
 }
 
+/**
+ * The posting with its company fields the company entity's, as the published record serves them
+ * (the company's name always; every other field the company's where it has one, the posting's where
+ * it has none). So `team_size`, `categories`, `countries` and `company_name` filter on what is served.
+ */
+function adoptCompany(record: HiringPostingRecord, company: CompanyRecord): HiringPostingRecord {
+  const list = (values: readonly string[], own: string | null) => (values.length > 0 ? JSON.stringify(values) : own);
+  const linkedinUrl = company.linkedinUrl ?? record.companyLinkedinUrl;
+  return {
+    ...record,
+    companyName: company.name,
+    companyWebsite: company.website ?? record.companyWebsite,
+    // Optional in the posting: present when either has it.
+    ...(linkedinUrl !== undefined && { companyLinkedinUrl: linkedinUrl }),
+    companyIndustry: company.industry ?? record.companyIndustry,
+    companyCountry: company.headquartersCountry ?? record.companyCountry,
+    companySubcategory: company.companySubcategory ?? record.companySubcategory,
+    companyEmployeeCount: company.employeeCount ?? record.companyEmployeeCount,
+    companyFoundedYear: company.foundedYear ?? record.companyFoundedYear,
+    companyLogoUrl: company.logoUrl ?? record.companyLogoUrl,
+    companyDescription: company.description ?? record.companyDescription,
+    companySpecialties: list(company.specialties, record.companySpecialties),
+    companyCategories: list(company.categories, record.companyCategories),
+  };
+}
+
 function stateCodes(raw: string | undefined): string[] {
   return [
     ...new Set(
@@ -152,6 +179,9 @@ export const hiring = defineDataset<'hiring', typeof HiringQuery, HiringFilter, 
       "when the posting is recorded (the job changes' role classifier); OR within one list, AND across lists. " +
       'A posting whose `validThrough` has passed (checked to the minute: one that expired during the current minute ' +
       'is still listed) is hidden unless `include_expired=true`; one without `validThrough` never expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. ' +
+      "The company fields (`companyName` to `companyCategories`) are the linked company's (`companyId`): its values, the posting's own " +
+      'where the company has none, as of when the posting was written (an operator takes later company changes to postings with ' +
+      '`dealsignal companies resolve`); the filters on company fields read the same values. ' +
       `positions: ${POSITIONS.join(', ')}. departments: ${DEPARTMENTS.join(', ')}. seniorities: ${SENIORITIES.join(', ')}.`,
     response: { ...HiringResponse, description: 'A page of records' },
     paging: signalPaging,
@@ -349,6 +379,7 @@ export const hiring = defineDataset<'hiring', typeof HiringQuery, HiringFilter, 
         description: record.companyDescription,
         logoUrl: record.companyLogoUrl,
       }),
+      adopt: adoptCompany,
     },
   ],
   events: {
