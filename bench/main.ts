@@ -12,6 +12,7 @@ const ALL = [
   'realistic.ts',
   'companies.ts',
   'hiring.ts',
+  'enrichment.ts',
   'ingest.ts',
   'webhooks.ts',
   'import-readers.ts',

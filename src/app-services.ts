@@ -11,6 +11,7 @@ import type { ReadModel } from './read/index.js';
 import type { AuthFailureLimiter, RateLimiter } from './accounts/index.js';
 import type { UsageRecorder } from './accounts/index.js';
 import type { WebhookService } from './webhooks/index.js';
+import type { EnrichmentService } from './enrichment/index.js';
 
 /** Lifecycle state the server changes and the readiness probe reports. */
 export interface Lifecycle {
@@ -34,6 +35,8 @@ export interface AppServices {
   usage: UsageRecorder;
   /** Webhook subscriptions, their test events, delivery log and retries. */
   webhooks: WebhookService;
+  /** Enrichment jobs: created, waited for and read (worked on by the EnrichmentWorker). */
+  enrichment: EnrichmentService;
   metrics: Metrics;
   /** The list pages' ETags, keyed with the server's secret. */
   entityTags: EntityTags;

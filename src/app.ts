@@ -29,6 +29,7 @@ import { WebhookDelivery } from './webhooks/index.js';
 import { WebhookService } from './webhooks/index.js';
 import { keyringOf } from './platform/infra/index.js';
 import { WebhookSecrets } from './webhooks/index.js';
+import { completedEvent, ENRICHMENT_SHARED_SCHEMAS, EnrichmentService, EnrichmentWorker } from './enrichment/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -151,6 +152,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const replica = options.services?.readModel
     ? undefined
     : await openReplica(config, { onError: (err) => app.log.warn({ err }, 'replica connection error') });
+  // Created below, once the services it reads exist; a job created before then waits for its first poll.
+  let enrichmentWorker: EnrichmentWorker | undefined;
   const services: AppServices = {
     config,
     db,
@@ -175,6 +178,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       retryHoldMs: 2 * config.webhooks.timeoutMs,
       secrets: webhookSecrets,
     }),
+    enrichment: new EnrichmentService(db, credits, () => enrichmentWorker?.wake()),
     metrics: new Metrics(db),
     // The one secret every instance shares (required with PostgreSQL; kept in DATA_DIR on the embedded store).
     entityTags: new EntityTags(config.sessionSecret),
@@ -199,8 +203,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       )
     : undefined;
   services.webhooks.onChange(() => delivery?.wake());
-  app.addHook('onReady', async () => delivery?.start());
+  // Enrichment jobs are worked on by every process that runs a worker (they are claimed under a lease).
+  if (config.enrichment.worker) {
+    enrichmentWorker = new EnrichmentWorker(
+      db,
+      services.readModel,
+      {
+        pollMs: config.enrichment.pollMs,
+        leaseMs: config.enrichment.leaseMs,
+        retentionMs: config.enrichment.retentionDays * 86_400_000,
+        signalsPerType: config.enrichment.signalsPerType,
+      },
+      app.log,
+      {
+        progress: (jobId) => services.enrichment.touched(jobId),
+        finished: async (job) => {
+          services.enrichment.touched(job.id);
+          await services.webhooks.queueAccountEvent(job.account_id, 'enrichment.completed', completedEvent(job));
+        },
+      },
+    );
+  }
+  app.addHook('onReady', async () => {
+    delivery?.start();
+    enrichmentWorker?.start();
+  });
   app.addHook('onClose', async () => {
+    await enrichmentWorker?.stop();
     await delivery?.stop();
     await webhookTransport.close();
     await services.usage.flush();
@@ -210,7 +239,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(operations, { services, lifecycle: services.lifecycle });
 
-  for (const schema of [...V1_SHARED_SCHEMAS, V1Error, ...V2_SHARED_SCHEMAS, ...WEBHOOK_SHARED_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [
+    ...V1_SHARED_SCHEMAS,
+    V1Error,
+    ...V2_SHARED_SCHEMAS,
+    ...WEBHOOK_SHARED_SCHEMAS,
+    ...ENRICHMENT_SHARED_SCHEMAS,
+  ]) {
+    app.addSchema(schema);
+  }
 
   await registerDocs(app, config);
   // The home page, sign-up/sign-in and the profile page (HTML, in a scope of their own).

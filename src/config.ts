@@ -100,6 +100,18 @@ export interface Config {
      */
     dispatchBatch: number;
   };
+  enrichment: {
+    /** Work on enrichment jobs in this process (every instance may; jobs are claimed under a lease). */
+    worker: boolean;
+    /** How often the queue is looked at for jobs (a job created here is started at once). */
+    pollMs: number;
+    /** How long a claimed job stays this process's without progress before another may take it over. */
+    leaseMs: number;
+    /** Days a finished job's results are kept; after that the job answers 410 job_expired. */
+    retentionDays: number;
+    /** Newest signals of each type in a result (the rest are counted). */
+    signalsPerType: number;
+  };
   rateLimits: {
     enabled: boolean;
     windowMs: number;
@@ -295,6 +307,13 @@ export function loadConfig(env: Env = process.env): Config {
       pausedBacklog: intVar(env, 'WEBHOOK_PAUSED_BACKLOG', 1000, 0, 100_000, problems),
       deliveryRetentionDays: intVar(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650, problems),
       dispatchBatch: intVar(env, 'WEBHOOK_DISPATCH_BATCH', 1000, 1, 100_000, problems),
+    },
+    enrichment: {
+      worker: boolVar(env, 'ENRICHMENT_WORKER', true, problems),
+      pollMs: intVar(env, 'ENRICHMENT_POLL_MS', 1000, 10, 60_000, problems),
+      leaseMs: intVar(env, 'ENRICHMENT_LEASE_SECONDS', 30, 1, 3600, problems) * 1000,
+      retentionDays: intVar(env, 'ENRICHMENT_RETENTION_DAYS', 7, 1, 365, problems),
+      signalsPerType: intVar(env, 'ENRICHMENT_SIGNALS_PER_TYPE', 5, 1, 50, problems),
     },
     rateLimits: {
       enabled: boolVar(env, 'RATE_LIMITS', true, problems),

@@ -13,6 +13,7 @@ import { SharedReadModel } from './read/index.js';
 import type { ReadModel } from './read/index.js';
 import { startInbox } from './ingest/index.js';
 import { startChangeLogPruning } from './changes/index.js';
+import { expireJobs } from './enrichment/index.js';
 import { pruneFinishedDeliveries } from './webhooks/index.js';
 import type { Config } from './config.js';
 import { migrate } from './platform/db/index.js';
@@ -305,7 +306,11 @@ export async function listenAndServe(config: Config, db: Database, thread?: Serv
           config.changeLogRetentionDays,
           { info: (m) => app.log.info(m), error: (m) => app.log.error(m) },
           undefined,
-          (log) => pruneFinishedDeliveries(db, config.webhooks.deliveryRetentionDays, log),
+          async (log) => {
+            await pruneFinishedDeliveries(db, config.webhooks.deliveryRetentionDays, log);
+            const expired = await expireJobs(db);
+            if (expired > 0) log.info(`enrichment: ${expired} finished jobs past their retention dropped their results`);
+          },
         )
       : undefined;
   })();

@@ -44,6 +44,7 @@ describeEach('dataset registry', (backend) => {
       '/api/v1/funding/lookup',
       '/api/v1/m-a/lookup',
       '/api/v2/companies/',
+      '/api/v2/csv-enrichment',
     ];
     assert.deepEqual(
       Object.keys(document.paths).filter(

@@ -95,7 +95,11 @@ interface OpenApi {
 const operationsOf = (doc: OpenApi) =>
   everyOperation(doc).filter(
     // One company (by id, or looked up) answers one record, not a list: test/companies calls them.
-    ({ operation }) => !operation.tags?.some((tag) => tag === 'v2 webhooks' || tag === 'v1 lookup' || tag === 'v2 companies'),
+    // The enrichment API takes a list in a body and reads jobs by id: test/enrichment calls it.
+    ({ operation }) =>
+      !operation.tags?.some(
+        (tag) => tag === 'v2 webhooks' || tag === 'v1 lookup' || tag === 'v2 companies' || tag === 'v2 enrichment',
+      ),
   );
 
 const everyOperation = (doc: OpenApi) =>
@@ -129,6 +133,8 @@ const CLIENT_CALLS: Record<string, string> = {
   testWebhook: "ds.v2.webhooks.test('WEBHOOK_ID')",
   listWebhookDeliveries: "ds.v2.webhooks.deliveries('WEBHOOK_ID', params)",
   retryWebhookDelivery: "ds.v2.webhooks.retry('WEBHOOK_ID', 'DELIVERY_ID')",
+  createCSVEnrichmentJob: 'ds.v2.enrichment.create(body)',
+  getCSVEnrichmentJob: "ds.v2.enrichment.get('JOB_ID', params)",
 };
 
 const SAMPLES = [

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { WEBHOOK_ERROR_CODES } from '../src/catalog/errors.js';
+import { ENRICHMENT_ERROR_CODES, enrichmentErrorCode, WEBHOOK_ERROR_CODES } from '../src/catalog/errors.js';
 import { V2_ERROR_CODES } from '../src/catalog/schemas/v2-schemas.js';
 import { describeEach, startApp, type TestContext } from './helpers.js';
 
@@ -68,6 +68,8 @@ describeEach('v2 error examples and the error table', (backend) => {
       assert.equal(typeof code, 'string', where);
       if (media.schema.$ref?.endsWith('/WebhookError')) {
         assert.equal(code, WEBHOOK_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), where);
+      } else if (media.schema.$ref?.endsWith('/Csv_ErrorResponse')) {
+        assert.equal(code, enrichmentErrorCode(status), where);
       } else {
         assert.equal(V2_ERROR_CODES[code as keyof typeof V2_ERROR_CODES]?.status, status, `${where}: ${String(code)}`);
       }
@@ -89,7 +91,8 @@ describeEach('v2 error examples and the error table', (backend) => {
       if (code) rows.set(code, cells.slice(2, -1));
     }
     const webhookCodes = new Set([...Object.values(WEBHOOK_ERROR_CODES), 'bad_request', 'internal_error']);
-    for (const code of [...Object.keys(V2_ERROR_CODES), ...webhookCodes]) {
+    const enrichmentCodes = new Set([...Object.values(ENRICHMENT_ERROR_CODES), 'match_engine_unavailable']);
+    for (const code of [...Object.keys(V2_ERROR_CODES), ...webhookCodes, ...enrichmentCodes]) {
       const row = rows.get(code);
       assert.ok(row, `docs/errors.md has a row for ${code}`);
       assert.equal(row.length, 4, `${code}: status, operations, API and what to do`);

@@ -182,6 +182,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
     // Webhook suites switch delivery on; elsewhere it would only poll the change log.
     WEBHOOK_DELIVERY: 'false',
+    // Enrichment suites switch the worker on; elsewhere it would only poll for jobs.
+    ENRICHMENT_WORKER: 'false',
     SESSION_SECRET: 'test-session-secret-0123456789abcdef',
     ...env,
   });

@@ -3,6 +3,7 @@ import { Transport, type ClientOptions } from './http.js';
 import {
   ChangesFeed,
   Companies,
+  Enrichment,
   SignalEndpoint,
   V1Dataset,
   Webhooks,
@@ -20,6 +21,8 @@ export type {
   BodyOf,
   Change,
   ChangesPage,
+  EnrichmentJob,
+  EnrichmentResult,
   PageCaps,
   QueryOf,
   QueryOfPath,
@@ -28,6 +31,7 @@ export type {
   SignalEndpointAt,
   SignalPath,
   V1Page,
+  WaitOptions,
   Webhook,
 } from './resources.js';
 export { verifyWebhook, type VerifyOptions } from './signatures.js';
@@ -73,6 +77,8 @@ export class DealSignal {
     companies: Companies;
     changes: ChangesFeed;
     webhooks: Webhooks;
+    /** CSV enrichment jobs (`/api/v2/csv-enrichment`): `create`, `get`, `wait` and `results`. */
+    enrichment: Enrichment;
     /**
      * Any v2 signal list by its path, typed by the server's document: the same `list`, `pages` and
      * `all` as the named ones (`ds.v2.endpoint('/api/v2/signals/investors')` is `ds.v2.investors`).
@@ -96,6 +102,7 @@ export class DealSignal {
       companies: new Companies(transport),
       changes: new ChangesFeed(transport),
       webhooks: new Webhooks(transport),
+      enrichment: new Enrichment(transport),
       endpoint: <P extends SignalPath>(path: P): SignalEndpointAt<P> => new SignalEndpoint(transport, path),
     };
   }

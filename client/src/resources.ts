@@ -284,3 +284,64 @@ export class Webhooks {
     return this.send('POST', `/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, { options });
   }
 }
+
+// ---------------------------------------------------------------- v2 enrichment
+
+export type EnrichmentJob = ResultOf<'getCSVEnrichmentJob'>['data'];
+export type EnrichmentResult = EnrichmentJob['results'][number];
+
+/** How `wait` polls a job. */
+export interface WaitOptions extends CallOptions {
+  /** Between two reads of the job (default 1,000 ms; polling is free). */
+  intervalMs?: number;
+  /** Gives up (rejects) after this long (default 10 minutes). */
+  timeoutMs?: number;
+}
+
+/**
+ * CSV enrichment jobs: a list of companies matched to dealsignal's, each with its signals. `create`
+ * costs 1 credit (with `wait: true` a small list comes back finished); reading a job is free.
+ */
+export class Enrichment {
+  constructor(private readonly transport: Transport) {}
+
+  /** Submits up to 1,000 companies; the job's id (and, with `wait` and in time, the finished job). */
+  create(body: BodyOf<'createCSVEnrichmentJob'>, options?: CallOptions): Promise<ResultOf<'createCSVEnrichmentJob'>> {
+    return call(this.transport, { family: 'v2', method: 'POST', path: '/api/v2/csv-enrichment', body, options });
+  }
+
+  /** The job: status, progress, summary and one page of results (`cursor`, `limit` ≤ 100). */
+  get(jobId: string, params?: QueryOf<'getCSVEnrichmentJob'>, options?: CallOptions): Promise<ResultOf<'getCSVEnrichmentJob'>> {
+    return call(this.transport, {
+      family: 'v2',
+      method: 'GET',
+      path: `/api/v2/csv-enrichment/${encodeURIComponent(jobId)}`,
+      query: asQuery(params),
+      options,
+    });
+  }
+
+  /** Polls the job until it has finished (completed or failed) and returns it as it then stands. */
+  async wait(jobId: string, options: WaitOptions = {}): Promise<EnrichmentJob> {
+    const { intervalMs = 1000, timeoutMs = 600_000, ...callOptions } = options;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = (await this.get(jobId, { limit: 1 }, callOptions)).data;
+      if (job.status === 'completed' || job.status === 'failed') return job;
+      if (Date.now() + intervalMs > deadline) throw new Error(`enrichment job ${jobId} did not finish within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+
+  /** Every result of a finished job, in input order, read a page of `limit` (default 100) at a time. */
+  async *results(jobId: string, options: CallOptions & { limit?: number } = {}): AsyncGenerator<EnrichmentResult> {
+    const { limit = 100, ...callOptions } = options;
+    let cursor: string | undefined;
+    for (;;) {
+      const job = (await this.get(jobId, { limit, ...(cursor !== undefined && { cursor }) }, callOptions)).data;
+      yield* job.results;
+      if (job.nextCursor === null || job.results.length === 0) return;
+      cursor = job.nextCursor;
+    }
+  }
+}

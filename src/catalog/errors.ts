@@ -119,3 +119,21 @@ export const WEBHOOK_ERROR_CODES: Readonly<Record<number, string>> = {
 /** The published webhooks code of a status: its own, else the generic client or server error. */
 export const webhookErrorCode = (status: number): string =>
   WEBHOOK_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+
+/** The published CSV enrichment API's error codes (Csv_ErrorResponse), by status. */
+export const ENRICHMENT_ERROR_CODES: Readonly<Record<number, string>> = {
+  400: 'invalid_company_payload',
+  401: 'invalid_api_key',
+  402: 'insufficient_credits',
+  403: 'subscription_expired',
+  404: 'job_not_found',
+  410: 'job_expired',
+  429: 'rate_limited',
+};
+
+/**
+ * The published enrichment code of a status: its own; any other client error is a bad payload (the
+ * published list has no other word for it), any server error the match engine's.
+ */
+export const enrichmentErrorCode = (status: number): string =>
+  ENRICHMENT_ERROR_CODES[status] ?? (status >= 500 ? 'match_engine_unavailable' : 'invalid_company_payload');

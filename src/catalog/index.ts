@@ -105,7 +105,7 @@ export {
   compileRequestValidator,
   fieldPath,
 } from './validation.js';
-export { WEBHOOK_ERROR_CODES, webhookErrorCode } from './errors.js';
+export { ENRICHMENT_ERROR_CODES, enrichmentErrorCode, WEBHOOK_ERROR_CODES, webhookErrorCode } from './errors.js';
 export type { ColumnSpec } from './table-columns.js';
 export type { ColumnKind } from './table-columns.js';
 export type { Condition } from './conditions.js';

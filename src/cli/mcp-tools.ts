@@ -547,4 +547,95 @@ function companyTool(): McpTool {
   };
 }
 
-export const MCP_TOOLS: readonly McpTool[] = [...LIST_TOOLS.map(listTool), changesTool(), companyTool()];
+/** Companies enrich_companies takes in one call: a small list, finished within the call. */
+const ENRICH_MAX = 100;
+
+/** enrich_companies: a small list of companies matched to ours with their signals, in one call (wait=true). */
+function enrichTool(): McpTool {
+  const text = (description: string) => ({ type: 'string', maxLength: 2048, description });
+  return {
+    name: 'enrich_companies',
+    title: 'Enrich a list of companies',
+    description:
+      `Matches up to ${ENRICH_MAX} companies to dealsignal's (POST /api/v2/csv-enrichment with wait=true) and returns, for ` +
+      'each, the company it matched (by website domain or LinkedIn page: exact; by name: fuzzy; a name several companies ' +
+      'share is left unmatched with its `candidates` unless a `country` picks one), how many funding, acquisition, hiring, ' +
+      'job-change and investor signals it has, and the newest of each. Each company needs a name, website/domain or ' +
+      'LinkedIn URL; other fields come back as given. Costs 1 credit per call (a new job each time: not free to retry). ' +
+      'If the job is not finished within `timeout` seconds, returns its `jobId` and status instead.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        companies: {
+          type: 'array',
+          minItems: 1,
+          maxItems: ENRICH_MAX,
+          items: {
+            type: 'object',
+            properties: {
+              company_name: text('Company name'),
+              website_url: text('Website or domain (acme.com)'),
+              linkedin_url: text('LinkedIn company page'),
+              country: text('HQ country (code or English name): picks among companies of the same name'),
+            },
+            additionalProperties: true,
+          },
+        },
+        fileName: { type: 'string', maxLength: 500, description: 'A label for the job' },
+        timeout: { type: 'integer', minimum: 1, maximum: 30, description: 'Seconds to wait for the result (default 30)' },
+      },
+      required: ['companies'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        jobId: { type: 'string' },
+        status: { type: 'string', description: 'completed or failed; pending or running when it did not finish in time' },
+        summary: { type: 'object', description: 'Counts: totalInputs, matched, unmatched, ambiguous, with*Signals' },
+        results: {
+          type: 'array',
+          items: { type: 'object' },
+          description:
+            'Per company, in input order: input, matched, companyId, company, match_confidence, matchedField, candidates, ' +
+            'signalCounts, and `latest`: the newest signal of each type (null when none)',
+        },
+        creditsRemaining: integer("The account's credit balance after this call"),
+      },
+      required: ['jobId', 'status'],
+    },
+    async call(ds, args, options) {
+      const companies = args.companies;
+      if (!Array.isArray(companies) || companies.length === 0 || companies.length > ENRICH_MAX) {
+        throw new ArgumentError(`companies: give 1 to ${ENRICH_MAX} companies (larger lists: the API's csv-enrichment jobs)`);
+      }
+      const body = await ds.v2.enrichment.create(
+        {
+          companies: companies as { [key: string]: unknown }[],
+          wait: true,
+          timeout: typeof args.timeout === 'number' ? args.timeout : 30,
+          ...(typeof args.fileName === 'string' && { fileName: args.fileName }),
+        },
+        options,
+      );
+      const data = body.data as { jobId: string; status?: string; summary?: object; results?: Record<string, unknown>[] };
+      if (data.status === undefined)
+        return { jobId: data.jobId, status: 'running', creditsRemaining: body.meta.creditsRemaining };
+      const results = (data.results ?? []).map(({ signals, ...result }) => ({
+        ...result,
+        latest: Object.fromEntries(
+          Object.entries(signals as Record<string, unknown[]>).map(([type, list]) => [type, list[0] ?? null]),
+        ),
+      }));
+      return {
+        jobId: data.jobId,
+        status: data.status,
+        summary: data.summary,
+        results,
+        creditsRemaining: body.meta.creditsRemaining,
+      };
+    },
+  };
+}
+
+export const MCP_TOOLS: readonly McpTool[] = [...LIST_TOOLS.map(listTool), changesTool(), companyTool(), enrichTool()];

@@ -77,6 +77,8 @@ export interface PageAsk {
   offset?: number;
   /** At most this many records (0: the total only). */
   limit: number;
+  /** Each record as its list serves it (a view's or the dataset's own served form), not as stored. */
+  served?: boolean;
 }
 
 /** An ask's answer: the exact total and the page's records, each with its stored document and sort value. */
@@ -452,14 +454,18 @@ export class ReadModel {
    */
   async read(asks: readonly PageAsk[]): Promise<PageRecords[]> {
     const answers = await this.answer(
-      asks.map((ask) => ({
-        dataset: ask.dataset.name,
-        table: ask.dataset.table,
-        cached: this.cacheName(ask.dataset.name, undefined),
-        conditions: ask.conditions,
-        offset: ask.offset ?? 0,
-        limit: ask.limit,
-      })),
+      asks.map((ask) => {
+        const view = ask.served ? ask.dataset.document : undefined;
+        return {
+          dataset: ask.dataset.name,
+          table: ask.dataset.table,
+          cached: this.cacheName(ask.dataset.name, view?.name),
+          conditions: ask.conditions,
+          offset: ask.offset ?? 0,
+          limit: ask.limit,
+          ...(view && { view, keyColumn: ask.dataset.key.column }),
+        };
+      }),
     );
     return answers.map(({ total, ids, docs }, i) => {
       const { index } = this.part(asks[i]!.dataset.name);

@@ -20,6 +20,7 @@ import type { DeliveryResult, WebhookTransport } from './transport.js';
 import type { CreditMeter } from '../accounts/index.js';
 import { WebhookDispatcher, type DispatchLog } from './dispatcher.js';
 import { signDelivery } from './signing.js';
+import { ACCOUNT_EVENT_TYPES } from './schemas.js';
 import { SecretUnreadable, type WebhookSecrets } from './secrets.js';
 
 export interface DeliveryOptions {
@@ -38,8 +39,9 @@ export interface DeliveryOptions {
   dispatchBatch: number;
 }
 
-/** Events that carry no data (test events) are never billed. */
-export const isBilled = (eventType: string) => eventType !== 'system.test';
+/** Events that carry no records (test events, an account's own job finishing) are never billed. */
+export const isBilled = (eventType: string) =>
+  eventType !== 'system.test' && !(ACCOUNT_EVENT_TYPES as readonly string[]).includes(eventType);
 
 /** Deliveries whose credits one transaction reserves, at most: few, so credits are not held long ahead of their sends. */
 const RESERVE_CHUNK = 10;
@@ -194,7 +196,7 @@ export class WebhookDelivery {
       await this.recorder.record(attempts, outcome, settlements);
       return;
     }
-    // Queued deliveries are all billed (a test event is sent at once, never queued).
+    // Queued deliveries are billed but for an account's own events (a test event is sent at once, never queued).
     const charge = { accountId: webhook.account_id, webhookId: webhook.id, endpoint: 'webhooks.delivery' };
     // The answers of the last reservation, for deliveries[from ...]; next: the first delivery not sent.
     let reserved: Reservation[] = [];
@@ -203,16 +205,23 @@ export class WebhookDelivery {
     for (const [i, delivery] of deliveries.entries()) {
       // Leave the lease enough time to record what was sent.
       if (this.stopped || Date.now() - started > this.options.leaseMs / 2) break;
-      if (i - from >= reserved.length) {
+      const free = !isBilled(delivery.event_type);
+      if (free) {
+        // Nothing to reserve; the next billed delivery reserves afresh (a chunk never spans a free one).
+        from = i + 1;
+        reserved = [];
+      } else if (i - from >= reserved.length) {
         // A few at a time in one transaction; only the head while it is being retried (its receiver
         // is failing, so the deliveries behind it would only hold credits). Settled when the outcomes
         // are recorded, within the lease (past it, another process sends anyway).
         const size = delivery.attempt_count > 0 ? 1 : RESERVE_CHUNK;
+        let end = i + 1;
+        while (end < deliveries.length && end - i < size && isBilled(deliveries[end]!.event_type)) end++;
         from = i;
-        const events = deliveries.slice(i, i + size).map((d) => d.event_id);
+        const events = deliveries.slice(i, end).map((d) => d.event_id);
         reserved = await reserveCredits(this.db, this.credits, charge, events, this.options.leaseMs);
       }
-      const reservation = reserved[i - from]!;
+      const reservation: Reservation = free ? 'paid' : reserved[i - from]!;
       if (reservation === 'short' || reservation === 'busy') {
         // No credit left: the delivery waits (in order) until there is. Busy: a manual retry of the
         // same event is being sent; it is looked at again shortly.

@@ -34,12 +34,13 @@ const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'hiring.updated': 'A job posting changed',
   'new_company.created': 'A new company',
   'company.updated': 'A company changed',
+  'enrichment.completed': 'One of your enrichment jobs finished',
   'system.test': 'Test events (sent only when you ask for one)',
 };
 
 // Shown by data set, "created" before "updated", the test event last.
 // (A new company is published as new_company.created; its update is ours, company.updated.)
-const EVENT_ORDER = ['funding', 'deal', 'acquisition', 'job_change', 'hiring', 'investor', 'company', 'system'];
+const EVENT_ORDER = ['funding', 'deal', 'acquisition', 'job_change', 'hiring', 'investor', 'company', 'enrichment', 'system'];
 const eventRank = (type: string) => {
   const [prefix = '', action = ''] = type.split('.');
   return EVENT_ORDER.indexOf(prefix.replace(/^new_/, '')) * 2 + (action === 'updated' ? 1 : 0);

@@ -21,6 +21,9 @@ const PUBLISHED_EVENT_TYPES = [
  * declarations (src/catalog/datasets): the updates of the published kinds in the published order,
  * then both types of every other dataset (deal.created, deal.updated: v1 M&A deals).
  */
+/** Events about an account's own work rather than a record (ours): free, sent only to that account's webhooks. */
+export const ACCOUNT_EVENT_TYPES = ['enrichment.completed'] as const;
+
 export const EVENT_TYPES: readonly string[] = [
   ...PUBLISHED_EVENT_TYPES,
   ...PUBLISHED_EVENT_TYPES.flatMap((type) =>
@@ -29,6 +32,7 @@ export const EVENT_TYPES: readonly string[] = [
   ...DATASETS.filter(({ events }) => !(PUBLISHED_EVENT_TYPES as readonly string[]).includes(events.created)).flatMap(
     ({ events }) => [events.created, events.updated],
   ),
+  ...ACCOUNT_EVENT_TYPES,
 ];
 export type EventType = string;
 
@@ -37,7 +41,8 @@ export const WebhookEventType = StringEnum(
   'Event type. Published: funding.created, acquisition.created, job_change.created, hiring.created (a new job posting), ' +
     'investor.created, system.test (only ever sent by the test endpoint), new_company.created (a company seen for the ' +
     'first time). Ours: funding/acquisition/job_change/hiring/investor .updated (a record that changed after it was ' +
-    'first seen), company.updated, deal.created and deal.updated (v1 M&A deals).',
+    'first seen), company.updated, deal.created and deal.updated (v1 M&A deals), enrichment.completed (one of your enrichment ' +
+    'jobs finished: its jobId, status and summary; free).',
 );
 
 const Stats = Type.Object({
@@ -56,7 +61,7 @@ export const MAX_FILTER_VALUE_LENGTH = 1000;
 export const MAX_FILTER_QUERY_LENGTH = 4096;
 /** The most characters a webhook's filter values may hold in all: what one webhook stores and shows. */
 export const MAX_FILTERS_LENGTH = 4096;
-/** The most event types a body may list (duplicates are removed; there are 13 types). */
+/** The most event types a body may list (duplicates are removed; there are 16 types). */
 export const MAX_EVENT_TYPES_IN_BODY = 100;
 /** The largest body the webhooks API reads: ample for every field at its bound. */
 export const WEBHOOK_BODY_LIMIT = 64 * 1024;

@@ -11,11 +11,14 @@ import {
   insertWebhook,
   listWebhooks,
   updateWebhook,
+  webhooksSubscribedTo,
   type WebhookRow,
 } from './subscription-queries.js';
+import { enqueueDeliveries, insertEvents } from './delivery-queue-queries.js';
+import { changeLogHead } from '../changes/index.js';
 import { checkTarget, type TargetPolicy, type WebhookTransport } from './transport.js';
 import { creditsExhausted, type CreditMeter } from '../accounts/index.js';
-import { MAX_ENDPOINT_URL_LENGTH, MAX_FILTERS_LENGTH, WebhookBody } from './schemas.js';
+import { ACCOUNT_EVENT_TYPES, MAX_ENDPOINT_URL_LENGTH, MAX_FILTERS_LENGTH, WebhookBody } from './schemas.js';
 import { ApiError, invalidParameter } from '../catalog/index.js';
 import { compileRequestValidator } from '../catalog/index.js';
 import { isBilled, isDelivered, reserveCredits } from './delivery.js';
@@ -256,6 +259,29 @@ export class WebhookService {
   /** Calls `listener` after a change that may give the delivery worker work, so it looks at once. */
   onChange(listener: () => void): void {
     this.changed = listener;
+  }
+
+  /**
+   * Queues an event about the account's own work (ACCOUNT_EVENT_TYPES) to each of its webhooks
+   * subscribed to it, behind the changes already in the log (delivered in order with them, signed,
+   * retried and logged as every delivery; free). Returns how many webhooks it was queued for.
+   */
+  async queueAccountEvent(accountId: number, eventType: (typeof ACCOUNT_EVENT_TYPES)[number], data: object): Promise<number> {
+    const queued = await this.db.transaction(async (tx) => {
+      const webhooks = await webhooksSubscribedTo(tx, accountId, eventType);
+      if (webhooks.length === 0) return 0;
+      const eventId = randomUUID();
+      await insertEvents(tx, [{ id: eventId, eventType, body: eventBody({ eventId, eventType, timestamp: new Date(), data }) }]);
+      const position = await changeLogHead(tx);
+      await enqueueDeliveries(
+        tx,
+        webhooks.map((webhookId) => ({ id: randomUUID(), webhookId, position, eventId, eventType })),
+        this.options.pausedBacklog,
+      );
+      return webhooks.length;
+    });
+    if (queued > 0) this.changed();
+    return queued;
   }
 
   async create(actor: WebhookActor, body: unknown): Promise<WebhookView> {

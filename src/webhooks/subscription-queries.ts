@@ -221,3 +221,12 @@ export async function deleteWebhook(
     return true;
   });
 }
+
+/** The account's webhooks (paused ones too, deleted ones not) subscribed to an event type. */
+export async function webhooksSubscribedTo(db: Queryable, accountId: number, eventType: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id::text AS id FROM webhooks WHERE account_id = $1 AND deleted_at IS NULL AND $2 = ANY(event_types) ORDER BY id`,
+    [accountId, eventType],
+  );
+  return rows.map((row) => row.id);
+}

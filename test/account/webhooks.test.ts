@@ -135,6 +135,7 @@ describeOnOneStore('account pages: webhooks', (backend) => {
         'company.updated',
         'deal.created',
         'deal.updated',
+        'enrichment.completed',
         'funding.created',
         'funding.updated',
         'hiring.created',

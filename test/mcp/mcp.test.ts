@@ -132,7 +132,8 @@ describeOnOneStore('dealsignal mcp', (backend) => {
   let tools: Map<string, Tool>;
 
   before(async () => {
-    ctx = await startApp(backend);
+    // With the enrichment worker: enrich_companies waits for its job.
+    ctx = await startApp(backend, { ENRICHMENT_WORKER: 'true', ENRICHMENT_POLL_MS: '50' });
     url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     ({ key, accountId } = await makeKey(ctx.db));
     // The processes start while the data loads. The second holds a key the server never issued.
@@ -185,7 +186,7 @@ describeOnOneStore('dealsignal mcp', (backend) => {
   const defaultFields = (name: string) => (tools.get(name)!.inputSchema.properties!.fields as { default: string[] }).default;
 
   it("lists the tools, each list with its route's parameters plus fields, and a smaller default page", () => {
-    assert.deepEqual([...tools.keys()].sort(), [...Object.keys(TOOLS), 'get_company'].sort());
+    assert.deepEqual([...tools.keys()].sort(), [...Object.keys(TOOLS), 'get_company', 'enrich_companies'].sort());
     for (const [name, route] of Object.entries(TOOLS)) {
       const schema = tools.get(name)!.inputSchema;
       const properties = schema.properties as Record<string, Record<string, unknown>>;
@@ -313,6 +314,34 @@ describeOnOneStore('dealsignal mcp', (backend) => {
     }
     const both = await call('get_company', { id, domain: 'acme.com' });
     assert.equal(both.isError, true);
+  });
+
+  it('enrich_companies answers what the finished job answers, with the newest signal of each type', async () => {
+    const listed = await result<ListResult>('list_companies', { limit: 1, fields: ['id', 'name', 'website'] });
+    const [first] = listed.records as { id: string; name: string; website: string | null }[];
+    const companies = [
+      first!.website === null ? { company_name: first!.name } : { website_url: first!.website, crm_id: '7' },
+      { company_name: 'A company nobody has heard of 12345' },
+    ];
+    const got = await result<{
+      jobId: string;
+      status: string;
+      summary: { totalInputs: number };
+      results: { companyId: string; matched: boolean; signalCounts: object; latest: Record<string, unknown> }[];
+    }>('enrich_companies', { companies, fileName: 'from-a-model' });
+    assert.deepEqual([got.status, got.summary.totalInputs], ['completed', 2]);
+    const expected = await api(`/api/v2/csv-enrichment/${got.jobId}`, {});
+    assert.equal(expected.status, 200);
+    const [known, unknown] = got.results;
+    const [knownExpected] = expected.body.data.results;
+    assert.deepEqual([known!.companyId, known!.matched], [knownExpected.companyId, true]);
+    assert.deepEqual(known!.signalCounts, knownExpected.signalCounts);
+    for (const [type, list] of Object.entries(knownExpected.signals as Record<string, unknown[]>)) {
+      assert.deepEqual(known!.latest[type], list[0] ?? null, type);
+    }
+    assert.equal(unknown!.matched, false);
+    const tooMany = await call('enrich_companies', { companies: [] });
+    assert.equal(tooMany.isError, true);
   });
 
   it('list_changes follows a cursor, with records trimmed to their data set’s default fields', async () => {

@@ -109,7 +109,7 @@ describeEach('webhook field bounds', (backend) => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const webhook = doc.components.schemas.Webhook.properties;
     assert.equal(webhook.endpoint_url.maxLength, 500);
-    assert.equal(webhook.event_types.maxItems, 15);
+    assert.equal(webhook.event_types.maxItems, 16);
     assert.equal(webhook.filters.additionalProperties, false);
     assert.equal(webhook.filters.properties.countries.maxLength, 1000);
     assert.equal(webhook.filters.properties.query.maxLength, 4096);

@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * Hiring signals
-         * @description Open job postings, newest `createdAt` first. Positions, departments and seniorities are derived from the job `title` when the posting is recorded (the job changes' role classifier); OR within one list, AND across lists. A posting whose `validThrough` has passed (checked to the minute: one that expired during the current minute is still listed) is hidden unless `include_expired=true`; one without `validThrough` never expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. positions: ceo, cto, cfo, coo, vp of engineering, vp of sales, vp of marketing, head of product, head of growth, head of engineering, engineering manager, product manager, sales manager, marketing manager, founder, co-founder. departments: marketing, sales, engineering, product, design, operations, finance, people, data, customer_success, growth, legal. seniorities: founder, c_level, vp, director, head, lead, manager. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         * @description Open job postings, newest `createdAt` first. Positions, departments and seniorities are derived from the job `title` when the posting is recorded (the job changes' role classifier); OR within one list, AND across lists. A posting whose `validThrough` has passed (checked to the minute: one that expired during the current minute is still listed) is hidden unless `include_expired=true`; one without `validThrough` never expires. `countries` matches the job country or the company HQ, `job_countries` the job country only. The company fields (`companyName` to `companyCategories`) are the linked company's (`companyId`): its values, the posting's own where the company has none, as of when the posting was written (an operator takes later company changes to postings with `dealsignal companies resolve`); the filters on company fields read the same values. positions: ceo, cto, cfo, coo, vp of engineering, vp of sales, vp of marketing, head of product, head of growth, head of engineering, engineering manager, product manager, sales manager, marketing manager, founder, co-founder. departments: marketing, sales, engineering, product, design, operations, finance, people, data, customer_success, growth, legal. seniorities: founder, c_level, vp, director, head, lead, manager. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -1274,6 +1274,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/csv-enrichment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create CSV Enrichment Job
+         * @description Submit up to 1,000 companies for enrichment. Each company must include at least one identifier: company name, website URL/domain, or LinkedIn URL (or a published alias); every other field is kept on the row (`input`). 1 credit per accepted job (a refused request costs nothing). Add wait=true to return the finished job inline (with its first 100 results) when it finishes within timeout seconds; otherwise poll GET /csv-enrichment/{jobId}. Matching: the website domain, then the LinkedIn company page (`match_confidence` exact), then the normalised name (fuzzy; legal forms such as Inc or GmbH ignored) as company resolution matches records. A name several companies share is matched only when the input gives a `country` that leaves one of them; otherwise the result is unmatched and lists the `candidates` (summary.ambiguous counts them). Each result carries the newest 5 signals of each type (ENRICHMENT_SIGNALS_PER_TYPE), as the list endpoints serve them, and `signalCounts` with how many there are in all. Jobs are stored and worked on by any instance, in the order submitted; a finished job is kept for 7 days (ENRICHMENT_RETENTION_DAYS, `expiresAt`), then answers 410 job_expired. A job belongs to the account that created it. The published document's oneOf cannot tell its two answers apart (a finished job also has the accepted job's fields): a finished job is the `Csv_CSVEnrichmentJob` fields plus `detectedMapping`.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/csv-enrichment' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"fileName":"target-accounts.csv","wait":true,"timeout":30,"companies":[{"company_name":"Mollie","website_url":"mollie.com","external_id":"acct_123"}]}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = {
+         *       fileName: 'target-accounts.csv',
+         *       wait: true,
+         *       timeout: 30,
+         *       companies: [{ company_name: 'Mollie', website_url: 'mollie.com', external_id: 'acct_123' }],
+         *     };
+         *     const result = await ds.v2.enrichment.create(body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {
+         *         "fileName": "target-accounts.csv",
+         *         "wait": True,
+         *         "timeout": 30,
+         *         "companies": [
+         *             {"company_name": "Mollie", "website_url": "mollie.com", "external_id": "acct_123"},
+         *         ],
+         *     }
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/csv-enrichment",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        post: operations["createCSVEnrichmentJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/csv-enrichment/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get CSV Enrichment Job
+         * @description Retrieve job status, progress, summary counts, and the results written so far, in input order. Polling is free and returns creditsUsed: 0. Results are paginated with cursor and limit (default 50, at most 100). Matching: the website domain, then the LinkedIn company page (`match_confidence` exact), then the normalised name (fuzzy; legal forms such as Inc or GmbH ignored) as company resolution matches records. A name several companies share is matched only when the input gives a `country` that leaves one of them; otherwise the result is unmatched and lists the `candidates` (summary.ambiguous counts them). Each result carries the newest 5 signals of each type (ENRICHMENT_SIGNALS_PER_TYPE), as the list endpoints serve them, and `signalCounts` with how many there are in all. Jobs are stored and worked on by any instance, in the order submitted; a finished job is kept for 7 days (ENRICHMENT_RETENTION_DAYS, `expiresAt`), then answers 410 job_expired. A job belongs to the account that created it.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace JOB_ID with the job ID returned by POST /csv-enrichment.
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/csv-enrichment/JOB_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { limit: 5 };
+         *     // Replace JOB_ID with the job ID returned by POST /csv-enrichment.
+         *     const result = await ds.v2.enrichment.get('JOB_ID', params);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"limit": 5}
+         *     # Replace JOB_ID with the job ID returned by POST /csv-enrichment.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/csv-enrichment/JOB_ID?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["getCSVEnrichmentJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1649,7 +1784,7 @@ export interface components {
             /** @description Receives a POST per event. http or https URL, at most 500 characters. Stored, shown, checked and called in its WHATWG serialisation (what `new URL(url).href` gives): scheme and host in lower case, default port dropped, `http:/host`, `http:host` and backslashes normalised to `http://host/`, spaces and other characters a URL cannot hold percent-encoded (normalised, not refused; the normalised URL must also fit the bound). Refused (400) when its host is, or resolves to, an address that is not globally reachable (per the IANA special-purpose address registries, plus multicast and the IPv6 forms embedding such an IPv4 address) unless the operator allows its network. */
             endpoint_url: string;
             /** @description Without duplicates */
-            event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "hiring.updated" | "company.updated" | "investor.updated" | "deal.created" | "deal.updated")[];
+            event_types: ("funding.created" | "acquisition.created" | "job_change.created" | "hiring.created" | "new_company.created" | "investor.created" | "system.test" | "funding.updated" | "acquisition.updated" | "job_change.updated" | "hiring.updated" | "company.updated" | "investor.updated" | "deal.created" | "deal.updated" | "enrichment.completed")[];
             /** @description String filters. Published keys, each applied to the event types whose records have the field, with the list endpoint's semantics: countries (ISO 3166 alpha-2 or alpha-3 codes or English names, any case, comma-separated, for every event type), categories, search (word prefixes), dateFrom, dateTo (YYYY-MM-DD, on the record's date), funding (round labels, funding events), fundingAmount (minimum amount, funding events), acquisitionAmount (minimum amount, deal events). The other published keys (teamSize, roundFlavor, healthScore) are accepted and narrow nothing here. Ours: `query`, a list endpoint with its query string (e.g. "/api/v2/signals/job-changes?positions=cto&seniorities=c_level"), checked as that endpoint checks it: the webhook receives exactly the records that request would list (not combinable with the other keys). Bounded: any other key is refused with a 400 naming it (the published contract ignores unknown keys; here they are refused, not stored); each value at most 1000 characters (query: 4096), and the values at most 4096 characters in all. */
             filters: {
                 countries?: string;
@@ -1731,6 +1866,108 @@ export interface components {
              * @description Ours: the body field (by its path, e.g. `filters.countries`), query parameter or path parameter at fault, on a 400 that one of them causes; absent otherwise
              * @example url
              */
+            param?: string;
+        };
+        /** Csv_EnrichmentResult */
+        Csv_EnrichmentResult: {
+            /** @description The company as sent, every field as a string */
+            input: {
+                [key: string]: string;
+            };
+            matched: boolean;
+            companyId: string | null;
+            company: {
+                name: string;
+                domain: string | null;
+                industry: string | null;
+                country: string | null;
+                employeeCount: number | null;
+            } | null;
+            signals: {
+                /** @description Funding signals of the company (`GET /api/v2/signals/funding`), newest first, as the list endpoint serves them (at most ENRICHMENT_SIGNALS_PER_TYPE, 5 by default) */
+                funding: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Acquisition signals about the company (`/signals/acquisitions`), newest first, as the list endpoint serves them (at most ENRICHMENT_SIGNALS_PER_TYPE, 5 by default) */
+                acquisition: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Its job postings (`/signals/hiring`), open or not, newest first, as the list endpoint serves them (at most ENRICHMENT_SIGNALS_PER_TYPE, 5 by default) */
+                hiring: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Job changes into the company (`/signals/job-changes`: people who joined it), newest first, as the list endpoint serves them (at most ENRICHMENT_SIGNALS_PER_TYPE, 5 by default) */
+                job_change: {
+                    [key: string]: unknown;
+                }[];
+                /** @description The company as an investor firm (`/signals/investors`), newest first, as the list endpoint serves them (at most ENRICHMENT_SIGNALS_PER_TYPE, 5 by default) */
+                investors: {
+                    [key: string]: unknown;
+                }[];
+            };
+            /** @description Ours: `exact` by the website domain or LinkedIn page, `fuzzy` by the name (and country), `none` when nothing matched */
+            match_confidence: "exact" | "fuzzy" | "none";
+            matchedField: string | null;
+            /** @description Ours, on an input named only by a name several companies have (and no country to choose by): up to 5 of them. The input is left unmatched rather than guessed; send its website or country to match it. */
+            candidates?: {
+                /** Format: uuid */
+                companyId: string;
+                name: string;
+                domain: string | null;
+                country: string | null;
+            }[];
+            /** @description Ours: how many signals of each type the company has in all (the lists hold the newest) */
+            signalCounts: {
+                funding: number;
+                acquisition: number;
+                hiring: number;
+                job_change: number;
+                investors: number;
+            };
+        };
+        /** Csv_CSVEnrichmentJob */
+        Csv_CSVEnrichmentJob: {
+            /** Format: uuid */
+            jobId: string;
+            status: "pending" | "running" | "completed" | "failed";
+            progress: {
+                processed: number;
+                total: number;
+            };
+            /** Format: date-time */
+            submittedAt: string;
+            completedAt: string | null;
+            summary: {
+                totalInputs: number;
+                matched: number;
+                unmatched: number;
+                withFundingSignals: number;
+                withAcquisitionSignals: number;
+                withHiringSignals: number;
+                withJobChangeSignals: number;
+                /** @description Ours: unmatched inputs named only by a name that several companies have (see `candidates` on the result) */
+                ambiguous: number;
+            };
+            results: components["schemas"]["Csv_EnrichmentResult"][];
+            nextCursor: string | null;
+            error?: {
+                /** @enum {string} */
+                code: "match_engine_unavailable";
+                message: string;
+            };
+            /** @description Ours: the job label (fileName as sent, or api-companies.json) */
+            fileName: string;
+            expiresAt: string | null;
+        };
+        /** Csv_ErrorResponse */
+        Csv_ErrorResponse: {
+            /** @enum {boolean} */
+            success: false;
+            error: string;
+            code: "invalid_company_payload" | "invalid_api_key" | "subscription_expired" | "insufficient_credits" | "rate_limited" | "job_not_found" | "job_expired" | "match_engine_unavailable";
+            /** @description Seconds until retry is recommended, present on rate limit responses. */
+            retryAfter?: number;
+            /** @description Ours: the field or parameter at fault, when one is */
             param?: string;
         };
     };
@@ -5393,6 +5630,356 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookError"];
+                };
+            };
+        };
+    };
+    createCSVEnrichmentJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Optional label stored on the enrichment job. Defaults to api-companies.json. */
+                    fileName?: string;
+                    /** @description If true, wait up to timeout seconds and return completed results inline when available. */
+                    wait?: boolean;
+                    /** @description Maximum wait time in seconds when wait=true (default 30). */
+                    timeout?: number;
+                    /** @description Companies to enrich. Maximum 1,000 companies per request. */
+                    companies: ({
+                        /** @description Company name */
+                        company_name?: string;
+                        /** @description Alias for company_name */
+                        companyName?: string;
+                        /** @description Alias for company_name */
+                        name?: string;
+                        /** @description Company website URL or domain */
+                        website_url?: string;
+                        /** @description Alias for website_url */
+                        websiteUrl?: string;
+                        /** @description Alias for website_url */
+                        website?: string;
+                        /** @description Alias for website_url */
+                        domain?: string;
+                        /** @description Company LinkedIn URL */
+                        linkedin_url?: string;
+                        /** @description Alias for linkedin_url */
+                        linkedinUrl?: string;
+                        /** @description Alias for linkedin_url */
+                        linkedin?: string;
+                        /** @description Alias for linkedin_url */
+                        company_linkedin_url?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Enrichment job accepted (finished and inline with wait=true in time) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: (components["schemas"]["Csv_CSVEnrichmentJob"] & {
+                            /** @description The input field read for each identifier: the one most companies of the request use (null: none has it) */
+                            detectedMapping: {
+                                companyName: string | null;
+                                websiteUrl: string | null;
+                                linkedinUrl: string | null;
+                            };
+                        }) | {
+                            /** Format: uuid */
+                            jobId: string;
+                            /** @description The input field read for each identifier: the one most companies of the request use (null: none has it) */
+                            detectedMapping: {
+                                companyName: string | null;
+                                websiteUrl: string | null;
+                                linkedinUrl: string | null;
+                            };
+                        };
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "csv.enrichment";
+                            /** @enum {number} */
+                            creditsUsed: 1;
+                            creditsRemaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule; the message names it (invalid_company_payload) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "companies[3]: include at least one of company_name, website_url or linkedin_url (or one of their aliases), not blank",
+                     *       "code": "invalid_company_payload",
+                     *       "param": "companies[3]"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description No credits left this month (insufficient_credits); nothing was stored */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than 4 MiB (invalid_company_payload) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Payload Too Large",
+                     *       "code": "invalid_company_payload"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (match_engine_unavailable) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "match_engine_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description The store is temporarily unavailable (match_engine_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "match_engine_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+        };
+    };
+    getCSVEnrichmentJob: {
+        parameters: {
+            query?: {
+                /** @description Pagination cursor returned as data.nextCursor */
+                cursor?: string;
+                /** @description Results per page. Defaults to 50, maximum 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Job ID returned by POST /csv-enrichment */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Job status and results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Csv_CSVEnrichmentJob"];
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "csv.enrichment.get";
+                            /** @enum {number} */
+                            creditsUsed: 0;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule; the message names it (invalid_company_payload) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "companies[3]: include at least one of company_name, website_url or linkedin_url (or one of their aliases), not blank",
+                     *       "code": "invalid_company_payload",
+                     *       "param": "companies[3]"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description No such job on this account (job_not_found): another account's job id answers the same */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "job_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description The job's results are no longer kept (job_expired) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "since is older than the change log's retention (7 days): changes after it are no longer kept. Resync: read the records again from the list endpoints, then follow this feed from its start (without since).",
+                     *       "code": "job_expired",
+                     *       "param": "since"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (match_engine_unavailable) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "match_engine_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+            /** @description The store is temporarily unavailable (match_engine_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "match_engine_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Csv_ErrorResponse"];
                 };
             };
         };

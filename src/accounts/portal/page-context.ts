@@ -10,11 +10,12 @@ import type { FlashCookie } from './flash.js';
 
 /**
  * The shared services the account pages use (and nothing more). Without the webhook service the
- * profile page has no webhooks section and the webhook pages are not registered; without the
+ * profile page has no webhooks section and the webhook pages are not registered (nor the enrichment
+ * card without the enrichment service); without the
  * limiter (rate limits off) their actions are not metered.
  */
 export type AccountServices = Pick<AppServices, 'config' | 'db' | 'keys' | 'credits' | 'usage' | 'rateLimitStore'> &
-  Partial<Pick<AppServices, 'webhooks' | 'limiter' | 'metrics'>>;
+  Partial<Pick<AppServices, 'webhooks' | 'enrichment' | 'limiter' | 'metrics'>>;
 
 /** What every account route needs, resolved once at registration. */
 export interface WebDeps {

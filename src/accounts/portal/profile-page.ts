@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../../platform/web/index.js';
 import { alert, csrfInput, layout, type PageContext } from '../../platform/web/index.js';
 import { tierName } from './home-page.js';
 import { formProblemSummary, webhooksCard, type WebhooksSectionView } from '../../webhooks/index.js';
+import { enrichmentCard } from '../../enrichment/index.js';
 
 export interface NewKeyView {
   /** The full key: in this response only. */
@@ -29,6 +30,8 @@ export interface AccountView {
   keyName?: string;
   /** The webhooks section (absent when the app has no webhook service). */
   webhooks?: WebhooksSectionView | null;
+  /** Whether the enrichment card is shown (the app has the enrichment service). */
+  enrichment?: boolean;
 }
 
 export const maskedKey = (key: Pick<AccountKey, 'prefix' | 'last4'>) => `${key.prefix}…${key.last4}`;
@@ -327,7 +330,8 @@ export function accountPage(ctx: PageContext, view: AccountView): string {
     ${view.problem?.field === 'name' ? alert('error', html`${view.problem.message}<a class="alert-link" href="#key-name">Go to the form</a>`) : ''}
     ${view.webhooks?.problem ? formProblemSummary('new-webhook', view.webhooks.problem) : ''}
     <div class="grid grid-3 stats">${planCard(profile)}${creditsCard(profile)}${requestsCard(profile)}</div>
-    ${keysCard(view)} ${view.webhooks ? webhooksCard(view.webhooks) : ''} ${usageCard(profile)} ${quickStartCard(view)}
+    ${keysCard(view)} ${view.webhooks ? webhooksCard(view.webhooks) : ''} ${view.enrichment ? enrichmentCard(view.csrfToken) : ''}
+    ${usageCard(profile)} ${quickStartCard(view)}
   </div>`;
-  return layout(ctx, { title: 'Account', main });
+  return layout(ctx, { title: 'Account', main, ...(view.enrichment && { script: ctx.assets.enrichment }) });
 }

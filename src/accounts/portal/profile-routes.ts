@@ -13,6 +13,7 @@ import { WEBHOOKS_ON_PROFILE, type FieldProblem, type WebhookFormValues } from '
 import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signInFirst, type WebDeps } from './page-context.js';
 import { requestSession, sessionCsrfValid, type SignedInSession } from './cookies.js';
 import { webhookPortalRoutes } from '../../webhooks/index.js';
+import { enrichmentPortalRoutes } from '../../enrichment/index.js';
 
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) });
 const CreateKeyBody = Type.Object({
@@ -82,6 +83,7 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
       publicUrl: config.publicUrl,
       csrfToken: session.csrfToken,
       webhooks,
+      enrichment: services.enrichment !== undefined,
       ...rest,
     });
     return sendPage(reply, status, page);
@@ -217,4 +219,5 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
   webhookPortalRoutes(app, deps, (request, reply, session, status, webhookForm) =>
     renderAccount(request, reply, session, status, { webhookForm }),
   );
+  enrichmentPortalRoutes(app, deps);
 }

@@ -75,6 +75,8 @@ const CLIENT_CALLS: Record<string, { call: string; all?: string }> = {
   testWebhook: { call: 'v2.webhooks.test' },
   listWebhookDeliveries: { call: 'v2.webhooks.deliveries' },
   retryWebhookDelivery: { call: 'v2.webhooks.retry' },
+  createCSVEnrichmentJob: { call: 'v2.enrichment.create' },
+  getCSVEnrichmentJob: { call: 'v2.enrichment.get' },
 };
 
 /**
@@ -98,6 +100,12 @@ const BODIES: Record<string, unknown> = {
     filters: { countries: 'US' },
   },
   updateWebhook: { active: false },
+  createCSVEnrichmentJob: {
+    fileName: 'target-accounts.csv',
+    wait: true,
+    timeout: 30,
+    companies: [{ company_name: 'Mollie', website_url: 'mollie.com', external_id: 'acct_123' }],
+  },
 };
 
 // A sample shows a couple of filters, not every example: enough to see the shape, few enough to read.

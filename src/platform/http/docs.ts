@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Config } from '../../config.js';
 import { ERROR_V2_CODE, errorCodeOf } from '../../catalog/index.js';
-import { webhookErrorCode } from '../../catalog/index.js';
+import { enrichmentErrorCode, webhookErrorCode } from '../../catalog/index.js';
 import { isListParam, LIST_PARAM } from '../../catalog/index.js';
 import { loadAssets, loadDocsAssets } from '../web/index.js';
 import { withCodeSamples } from './code-samples.js';
@@ -39,6 +39,11 @@ const EXAMPLE_ERRORS: Readonly<Record<number, { error: string; param?: string }>
   500: { error: 'An unknown error occurred' },
   503: { error: 'Service temporarily unavailable. Please try again later.' },
 };
+/** The enrichment API's 400 names the company at fault. */
+const ENRICHMENT_400 = {
+  error: 'companies[3]: include at least one of company_name, website_url or linkedin_url (or one of their aliases), not blank',
+  param: 'companies[3]',
+};
 /** The webhooks API's 400 names a body field. */
 const WEBHOOK_400 = { error: 'endpoint_url must be a valid http or https URL', param: 'endpoint_url' };
 
@@ -60,12 +65,14 @@ export function withErrorExamples<T extends { paths?: object }>(document: T): T 
         const media = response.content?.['application/json'];
         if (!(code >= 400) || !media) continue;
         const webhooks = media.schema?.$ref?.endsWith('/WebhookError') === true;
-        const known = code === 400 && webhooks ? WEBHOOK_400 : EXAMPLE_ERRORS[code];
+        // The enrichment API's errors carry its published codes too (Csv_ErrorResponse).
+        const enrichment = media.schema?.$ref?.endsWith('/Csv_ErrorResponse') === true;
+        const known = code === 400 && webhooks ? WEBHOOK_400 : code === 400 && enrichment ? ENRICHMENT_400 : EXAMPLE_ERRORS[code];
         const error = known ?? { error: STATUS_CODES[code] ?? 'Error' };
         media.example = {
           success: false,
           error: error.error,
-          code: webhooks ? webhookErrorCode(code) : ERROR_V2_CODE[errorCodeOf(code)],
+          code: webhooks ? webhookErrorCode(code) : enrichment ? enrichmentErrorCode(code) : ERROR_V2_CODE[errorCodeOf(code)],
           ...(error.param !== undefined && { param: error.param }),
         };
       }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// The stylesheet, the copy-button script and the icon ship as plain files next to this module's
+// The stylesheet, the scripts and the icon ship as plain files next to this module's
 // source. tsc does not copy them into dist/, so they are read from the package root, which is
 // three levels up from both src/platform/web/ and dist/platform/web/.
 const ASSETS_DIR = fileURLToPath(new URL('../../../src/platform/web/assets/', import.meta.url));
@@ -24,6 +24,8 @@ function load(file: string, contentType: string): Asset {
 export interface Assets {
   css: Asset;
   js: Asset;
+  /** The profile page's enrichment card: reads a CSV file, runs the job, builds the downloads. */
+  enrichment: Asset;
   icon: Asset;
   byPath: Map<string, Asset>;
 }
@@ -37,6 +39,7 @@ export function loadDocsAssets(): { css: Buffer; js: Buffer } {
 export function loadAssets(): Assets {
   const css = load('app.css', 'text/css; charset=utf-8');
   const js = load('app.js', 'text/javascript; charset=utf-8');
+  const enrichment = load('enrichment.js', 'text/javascript; charset=utf-8');
   const icon = load('icon.svg', 'image/svg+xml');
-  return { css, js, icon, byPath: new Map([css, js, icon].map((asset) => [asset.path, asset])) };
+  return { css, js, enrichment, icon, byPath: new Map([css, js, enrichment, icon].map((asset) => [asset.path, asset])) };
 }

@@ -1,4 +1,4 @@
-import type { Assets } from './assets.js';
+import type { Asset, Assets } from './assets.js';
 import { html, type HtmlValue, type SafeHtml } from './html.js';
 
 /** The signed-in visitor, as the page chrome needs them (the sign-out form carries the CSRF token). */
@@ -38,7 +38,7 @@ function nav(ctx: PageContext): SafeHtml {
 }
 
 /** The whole document around a page's main content. */
-export function layout(ctx: PageContext, page: { title: string; main: SafeHtml; narrow?: boolean }): string {
+export function layout(ctx: PageContext, page: { title: string; main: SafeHtml; narrow?: boolean; script?: Asset }): string {
   const { assets } = ctx;
   return html`<!doctype html>
     <html lang="en">
@@ -50,6 +50,7 @@ export function layout(ctx: PageContext, page: { title: string; main: SafeHtml; 
         <link rel="icon" href="${assets.icon.path}" type="image/svg+xml" />
         <link rel="stylesheet" href="${assets.css.path}" />
         <script src="${assets.js.path}" defer></script>
+        ${page.script ? html`<script src="${page.script.path}" defer></script>` : ''}
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to content</a>
