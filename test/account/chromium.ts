@@ -9,8 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/platform/db/port.js';
-import { testConfig, oneStore } from '../helpers.js';
+import { testConfig, oneStore, type Backend } from '../helpers.js';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.js';
+import { PASSWORD, uniqueEmail } from './web-client.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** A reason to skip, or false when Chromium is installed. */
@@ -46,8 +47,11 @@ export interface PortalSession {
 }
 
 /** Starts a PortalSession; env adds to (or replaces) the delivery settings. */
-export async function startPortalSession(env: Record<string, string> = {}): Promise<PortalSession> {
-  const db = await PORTAL_STORE.openMigrated();
+export async function startPortalSession(
+  env: Record<string, string> = {},
+  store: Backend = PORTAL_STORE,
+): Promise<PortalSession> {
+  const db = await store.openMigrated();
   const config = testConfig({
     LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
     WEBHOOK_DELIVERY: 'true',
@@ -74,8 +78,7 @@ export async function startPortalSession(env: Record<string, string> = {}): Prom
     base,
     receiver,
     browser,
-    shot: (page, name, fullPage = false) =>
-      page.screenshot({ path: join(SCREENSHOTS, `${PORTAL_STORE.name}-${name}.png`), fullPage }),
+    shot: (page, name, fullPage = false) => page.screenshot({ path: join(SCREENSHOTS, `${store.name}-${name}.png`), fullPage }),
     async close() {
       await browser.close();
       rmSync(userDataDir, { recursive: true, force: true });
@@ -84,4 +87,19 @@ export async function startPortalSession(env: Record<string, string> = {}): Prom
       await db.close();
     },
   };
+}
+
+/** Signs up a new account in the browser, signs in, and lands on /account; its email. */
+export async function signUpAndIn(page: Page, base: string, label: string): Promise<string> {
+  const email = uniqueEmail(label);
+  await page.goto(`${base}/signup`);
+  await page.getByLabel('Work email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${base}/login?reason=signed-up`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${base}/account`);
+  return email;
 }

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { companyRecord, hiringRecord, insertCompanies } from '../fixtures.js';
 import { ingest } from '../../src/ingest/importer.js';
-import { PASSWORD, uniqueEmail } from './web-client.js';
-import { chromiumMissing, PORTAL_STORE, startPortalSession } from './chromium.js';
+import { chromiumMissing, startPortalSession, signUpAndIn } from './chromium.js';
+import { describeEach } from '../helpers.js';
 
 const ACME = companyRecord({
   name: 'Acme Robotics',
@@ -66,12 +66,13 @@ function readCsv(text: string): string[][] {
   return rows;
 }
 
-describe(`enriching a list on the account page in Chromium [${PORTAL_STORE.name}]`, () => {
+// On both stores: the jobs, their worker and the page's routes run on each.
+describeEach('enriching a list on the account page in Chromium', (backend) => {
   it(
     'upload, map, enrich, download the CSV and the JSON; a malformed file names its line',
     { skip: chromiumMissing, timeout: 120_000 },
     async () => {
-      const session = await startPortalSession({ ENRICHMENT_WORKER: 'true', ENRICHMENT_POLL_MS: '50' });
+      const session = await startPortalSession({ ENRICHMENT_WORKER: 'true', ENRICHMENT_POLL_MS: '50' }, backend);
       const dir = mkdtempSync(join(tmpdir(), 'dealsignal-enrich-browser-'));
       try {
         const { db, base, browser, shot } = session;
@@ -85,16 +86,7 @@ describe(`enriching a list on the account page in Chromium [${PORTAL_STORE.name}
         await ingest(db, 'hiring', [Buffer.from(`${JSON.stringify(posting)}\n`)], { skipInvalid: false });
         const page: Page = browser.pages()[0] ?? (await browser.newPage());
 
-        const email = uniqueEmail('enrich-browser');
-        await page.goto(`${base}/signup`);
-        await page.getByLabel('Work email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Create account' }).click();
-        await page.waitForURL(`${base}/login?reason=signed-up`);
-        await page.getByLabel('Email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.waitForURL(`${base}/account`);
+        const email = await signUpAndIn(page, base, 'enrich-browser');
         const [account] = await db.query<{ id: number }>('SELECT id::int AS id FROM accounts WHERE email = $1', [email]);
         const charged = async () =>
           (

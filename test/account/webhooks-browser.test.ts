@@ -8,8 +8,7 @@ import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 import { ok, verifyBoth } from '../webhooks/receiver.js';
-import { PASSWORD, uniqueEmail } from './web-client.js';
-import { DESKTOP, PHONE, chromiumMissing, startPortalSession, PORTAL_STORE } from './chromium.js';
+import { DESKTOP, PHONE, chromiumMissing, startPortalSession, PORTAL_STORE, signUpAndIn } from './chromium.js';
 
 const text = async (locator: Locator) => (await locator.innerText()).trim();
 
@@ -45,16 +44,7 @@ describe(`webhooks on the account pages in Chromium [${PORTAL_STORE.name}]`, () 
         await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
         const page = browser.pages()[0] ?? (await browser.newPage());
 
-        const email = uniqueEmail('webhooks-browser');
-        await page.goto(`${base}/signup`);
-        await page.getByLabel('Work email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Create account' }).click();
-        await page.waitForURL(`${base}/login?reason=signed-up`);
-        await page.getByLabel('Email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.waitForURL(`${base}/account`);
+        await signUpAndIn(page, base, 'webhooks-browser');
 
         // Create, from the profile page's form.
         const webhooks = page.locator('#webhooks');
