@@ -11,12 +11,13 @@ CREATE TABLE enrichment_jobs (
   status           text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'completed', 'failed')),
   total            integer NOT NULL CHECK (total BETWEEN 1 AND 1000),
   processed        integer NOT NULL DEFAULT 0,
-  -- The companies as sent (every field, the user's own included), and how their columns were read.
-  inputs           jsonb NOT NULL,
-  detected_mapping jsonb NOT NULL,
+  -- The companies as sent (every field, the user's own included, in their order: json, not jsonb), and how
+  -- their columns were read.
+  inputs           json NOT NULL,
+  detected_mapping json NOT NULL,
   -- The published summary's counts over the results written so far.
-  summary          jsonb NOT NULL,
-  error            jsonb,
+  summary          json NOT NULL,
+  error            json,
   attempts         integer NOT NULL DEFAULT 0,
   lease_owner      text,
   lease_until      timestamptz,

@@ -19,9 +19,10 @@ export interface JobRow {
   expired: boolean;
 }
 
+// Times as ISO 8601 in UTC with milliseconds, as every other answer writes them.
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
 const JOB_COLUMNS = `id::text AS id, account_id::float8 AS account_id, file_name, status, total, processed, detected_mapping,
-  summary, error, to_json(submitted_at) #>> '{}' AS submitted_at, to_json(completed_at) #>> '{}' AS completed_at,
-  to_json(expires_at) #>> '{}' AS expires_at, expired`;
+  summary, error, ${iso('submitted_at')}, ${iso('completed_at')}, ${iso('expires_at')}, expired`;
 
 export async function insertJob(
   db: Queryable,
@@ -37,7 +38,7 @@ export async function insertJob(
 ): Promise<JobRow> {
   const rows = await db.query<JobRow>(
     `INSERT INTO enrichment_jobs (id, account_id, key_id, file_name, total, inputs, detected_mapping, summary)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb)
+     VALUES ($1, $2, $3, $4, $5, $6::json, $7::json, $8::json)
      RETURNING ${JOB_COLUMNS}`,
     [
       job.id,
@@ -112,7 +113,7 @@ export async function writeChunk(
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `WITH job AS (
-       UPDATE enrichment_jobs SET processed = $3 + cardinality($4::text[]), summary = $5::jsonb,
+       UPDATE enrichment_jobs SET processed = $3 + cardinality($4::text[]), summary = $5::json,
               lease_until = now() + $6 * interval '1 millisecond'
         WHERE id = $1 AND lease_owner = $2 AND status = 'running' AND processed = $3
         RETURNING id
@@ -136,7 +137,7 @@ export async function finishJob(
 ): Promise<JobRow | undefined> {
   const rows = await db.query<JobRow>(
     `UPDATE enrichment_jobs
-        SET status = $3, error = $4::jsonb, completed_at = now(), expires_at = now() + $5 * interval '1 millisecond',
+        SET status = $3, error = $4::json, completed_at = now(), expires_at = now() + $5 * interval '1 millisecond',
             lease_owner = NULL, lease_until = NULL
       WHERE id = $1 AND lease_owner = $2 AND status = 'running'
       RETURNING ${JOB_COLUMNS}`,
@@ -164,7 +165,7 @@ export async function expireJobs(db: Queryable, limit = 1000): Promise<number> {
      ), gone AS (
        DELETE FROM enrichment_results r USING due WHERE r.job_id = due.id
      )
-     UPDATE enrichment_jobs j SET expired = true, inputs = '[]'::jsonb FROM due WHERE j.id = due.id RETURNING j.id::text AS id`,
+     UPDATE enrichment_jobs j SET expired = true, inputs = '[]'::json FROM due WHERE j.id = due.id RETURNING j.id::text AS id`,
     [limit],
   );
   return rows.length;

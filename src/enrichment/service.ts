@@ -10,7 +10,7 @@ import type { Database } from '../platform/db/index.js';
 import { emptySummary } from './enrich.js';
 import { detectMapping, readInputs } from './inputs.js';
 import { findJob, insertJob, resultsPage, type JobRow } from './queries.js';
-import type { EnrichmentJob, EnrichmentRequest } from './schemas.js';
+import type { EnrichmentJob, EnrichmentRequest, Summary } from './schemas.js';
 
 export const ENDPOINT_CREATE = 'csv.enrichment';
 export const ENDPOINT_GET = 'csv.enrichment.get';
@@ -131,7 +131,7 @@ export class EnrichmentService {
       progress: { processed: job.processed, total: job.total },
       submittedAt: job.submitted_at,
       completedAt: job.completed_at,
-      summary: job.summary,
+      summary: summaryOf(job.summary),
       results: results.map((text) => JSON.parse(text) as EnrichmentJob['results'][number]),
       // More written, or more to come while the job runs.
       nextCursor: next < job.processed || (next < job.total && job.status !== 'failed') ? positionCursor(next) : null,
@@ -161,7 +161,23 @@ export function completedEvent(job: JobRow) {
     submittedAt: job.submitted_at,
     completedAt: job.completed_at,
     expiresAt: job.expires_at,
-    summary: job.summary,
+    summary: summaryOf(job.summary),
     ...(job.error !== null && { error: job.error }),
+  };
+}
+
+/** The summary's counts in the published order (then ours). */
+function summaryOf(summary: Summary): Summary {
+  const { totalInputs, matched, unmatched, withFundingSignals, withAcquisitionSignals, withHiringSignals, withJobChangeSignals } =
+    summary;
+  return {
+    totalInputs,
+    matched,
+    unmatched,
+    withFundingSignals,
+    withAcquisitionSignals,
+    withHiringSignals,
+    withJobChangeSignals,
+    ambiguous: summary.ambiguous,
   };
 }

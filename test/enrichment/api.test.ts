@@ -192,13 +192,17 @@ describeEach('csv enrichment', (backend) => {
       ambiguous: 1,
     });
     const [acme, north, twins, twinGb, nobody] = data.results as unknown as ResultShape[];
-    // Every field kept, as strings; null left out.
+    // Times as every answer writes them; the counts and each input's fields in their order.
+    assert.match(String((data as unknown as { submittedAt: string }).submittedAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.deepEqual(Object.keys(data.summary).slice(0, 3), ['totalInputs', 'matched', 'unmatched']);
+    // Every field kept, as strings, in the order sent; null left out.
     assert.deepEqual(acme!.input, {
       company_name: 'Whatever Inc',
       domain: 'HTTPS://www.Acme-Robotics.com/',
       external_id: 'acct_1',
       score: '5',
     });
+    assert.deepEqual(Object.keys(acme!.input), ['company_name', 'domain', 'external_id', 'score']);
     assert.deepEqual(
       [acme!.matched, acme!.companyId, acme!.match_confidence, acme!.matchedField],
       [true, ACME.id, 'exact', 'domain'],
