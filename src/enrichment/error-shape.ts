@@ -1,7 +1,7 @@
 // The published CSV enrichment API's error body (Csv_ErrorResponse): the v2 {success: false,
 // error} with the published `code` of each failure and, on a 429, `retryAfter` in seconds.
 import { enrichmentErrorCode } from '../catalog/index.js';
-import { v2ErrorShape, type ErrorShape } from '../platform/http/index.js';
+import { jsonErrorShape, v2ErrorShape, type JsonErrorShape } from '../platform/http/index.js';
 import type { EnrichmentErrorCode } from './schemas.js';
 
 /** The body of an error: its retryAfter read from the Retry-After the rate limiter set. */
@@ -16,15 +16,20 @@ export function enrichmentErrorBody(status: number, message: string, param?: str
   };
 }
 
-export const enrichmentErrorShape: ErrorShape = {
+const shape = jsonErrorShape((status, message, detail) => enrichmentErrorBody(status, message, detail?.param), {
   internalMessage: v2ErrorShape.internalMessage,
   unavailableMessage: 'The matching engine is temporarily unavailable. Please try again shortly.',
   notFoundMessage: 'Enrichment job not found',
+});
+
+/** The shape, its 429 carrying retryAfter from the Retry-After header the rate limiter set. */
+export const enrichmentErrorShape: JsonErrorShape = {
+  ...shape,
   send(_request, reply, status, message, detail) {
     const retryAfter = reply.getHeader('retry-after');
-    const body = v2ErrorShape.body(status, message, detail) as { error: string };
+    const body = shape.body(status, message, detail) as ReturnType<typeof enrichmentErrorBody>;
     return reply
       .code(status)
-      .send(enrichmentErrorBody(status, body.error, detail?.param, retryAfter === undefined ? undefined : String(retryAfter)));
+      .send(retryAfter === undefined ? body : enrichmentErrorBody(status, body.error, detail?.param, String(retryAfter)));
   },
 };

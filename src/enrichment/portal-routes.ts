@@ -10,7 +10,7 @@ import { requestSession, sessionCsrfValid, type SignedInSession, type WebDeps } 
 import { ApiError } from '../catalog/index.js';
 import { enrichmentErrorBody } from './error-shape.js';
 import { CompanyInput, JobQuery, MAX_COMPANIES } from './schemas.js';
-import type { EnrichmentService } from './service.js';
+import { jobJson, type EnrichmentService } from './service.js';
 
 const PortalJobBody = Type.Object({
   _csrf: Type.String({ maxLength: 200 }),
@@ -85,10 +85,8 @@ export function enrichmentPortalRoutes(app: FastifyInstance, deps: WebDeps): voi
       if (request.validationError) return refuse(reply, 400, request.validationError.message);
       try {
         reply.header('cache-control', 'private, no-store');
-        return reply.send({
-          success: true,
-          data: await enrichment.read(signedIn.accountId, request.params.jobId, request.query),
-        });
+        const view = await enrichment.read(signedIn.accountId, request.params.jobId, request.query);
+        return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${jobJson(view)}}`);
       } catch (error) {
         return refusal(reply, error);
       }

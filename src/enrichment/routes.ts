@@ -4,7 +4,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorHandling, keyedRoute, type ApiFamily, type FamilyErrors } from '../platform/http/index.js';
+import { errorHandling, keyedRoute, useErrorShapeUnder, type ApiFamily, type FamilyErrors } from '../platform/http/index.js';
 import type { AppServices } from '../app-services.js';
 import { enrichmentErrorShape } from './error-shape.js';
 import {
@@ -16,7 +16,9 @@ import {
   JobQuery,
   MAX_COMPANIES,
 } from './schemas.js';
-import { ENDPOINT_CREATE, ENDPOINT_GET, INLINE_RESULTS, type EnrichmentService } from './service.js';
+import { ENDPOINT_CREATE, ENDPOINT_GET, INLINE_RESULTS, jobJson, type EnrichmentService } from './service.js';
+
+const GET_META = JSON.stringify({ endpoint: ENDPOINT_GET, creditsUsed: 0 });
 
 /** A body of 1,000 companies with a few columns each is well under this. */
 export const ENRICHMENT_BODY_LIMIT = 4 * 1024 * 1024;
@@ -42,6 +44,8 @@ const JOB_DESCRIPTION =
 
 export async function enrichmentRoutes(app: FastifyInstance, services: AppServices, v2: ApiFamily): Promise<void> {
   await app.register(errorHandling, { shape: enrichmentErrorShape, notFound: false });
+  // Also what answers before the routes (the load shedder, a path under it no route has).
+  useErrorShapeUnder('/api/v2/csv-enrichment', enrichmentErrorShape);
   const family = { ...v2, errors: ERRORS };
   const enrichment: EnrichmentService = services.enrichment;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -79,16 +83,16 @@ export async function enrichmentRoutes(app: FastifyInstance, services: AppServic
       const { job, creditsRemaining } = await enrichment.create(caller, request.body);
       request.creditsCharged = 1;
       services.metrics.creditsCharged.inc({ endpoint: ENDPOINT_CREATE }, 1);
-      let data: object = { jobId: job.id, detectedMapping: job.detected_mapping };
+      let data = JSON.stringify({ jobId: job.id, detectedMapping: job.detected_mapping });
       if (request.body.wait === true) {
         const now = await enrichment.waitFor(caller.accountId, job.id, (request.body.timeout ?? 30) * 1000);
         if (now.status === 'completed' || now.status === 'failed') {
-          data = { ...(await enrichment.view(now, 0, INLINE_RESULTS)), detectedMapping: job.detected_mapping };
+          data = jobJson(await enrichment.view(now, 0, INLINE_RESULTS), { detectedMapping: job.detected_mapping });
         }
       }
-      const meta = { endpoint: ENDPOINT_CREATE, creditsUsed: 1, creditsRemaining };
+      const meta = JSON.stringify({ endpoint: ENDPOINT_CREATE, creditsUsed: 1, creditsRemaining });
       reply.header('cache-control', 'no-store').header('x-credits-remaining', String(creditsRemaining));
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ success: true, data, meta }));
+      return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${data},"meta":${meta}}`);
     },
   );
 
@@ -110,11 +114,9 @@ export async function enrichmentRoutes(app: FastifyInstance, services: AppServic
       },
     }),
     async (request, reply) => {
-      const data = await enrichment.read(request.principal!.accountId, request.params.jobId, request.query);
+      const view = await enrichment.read(request.principal!.accountId, request.params.jobId, request.query);
       reply.header('cache-control', 'private, no-cache');
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(JSON.stringify({ success: true, data, meta: { endpoint: ENDPOINT_GET, creditsUsed: 0 } }));
+      return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${jobJson(view)},"meta":${GET_META}}`);
     },
   );
 }

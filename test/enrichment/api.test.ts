@@ -362,6 +362,8 @@ describeEach('csv enrichment', (backend) => {
     await expectError(await request('GET', `/api/v2/csv-enrichment/${mine}`, undefined, other), 404, 'job_not_found');
     await expectError(await request('GET', '/api/v2/csv-enrichment/7f4b7a34-8d65-4cc3-8ab0-3477f8a967a6'), 404, 'job_not_found');
     await expectError(await request('GET', '/api/v2/csv-enrichment/not-a-job'), 404, 'job_not_found');
+    // What answers before any route (a path under the API no route has) speaks the API's codes too.
+    await expectError(await request('GET', '/api/v2/csv-enrichment/not-a-job/results'), 404, 'job_not_found');
     await expectError(await request('GET', `/api/v2/csv-enrichment/${mine}?cursor=zzz`), 400, 'invalid_company_payload');
     await expectError(await request('GET', `/api/v2/csv-enrichment/${mine}?limit=101`), 400, 'invalid_company_payload');
     // Past its retention: 410, before and after the pruning drops its results.

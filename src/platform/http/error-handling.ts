@@ -83,9 +83,27 @@ export const v2ErrorShape = jsonErrorShape(
   },
 );
 
-/** The error shape of the API family a path belongs to; anything else outside a family answers as v1 does. */
+/**
+ * The error shapes of API parts under a path of their own (the enrichment API's published codes), as
+ * their routes register them: what answers before any route does (the load shedder, an unknown
+ * path, the HTTP parser) then speaks their shape too.
+ */
+const SHAPES_BY_PREFIX = new Map<string, JsonErrorShape>();
+
+/** Answers every error under `prefix` in `shape` (see errorShapeFor). */
+export function useErrorShapeUnder(prefix: string, shape: JsonErrorShape): void {
+  SHAPES_BY_PREFIX.set(prefix, shape);
+}
+
+/** The error shape of the API family (or part) a path belongs to; anything else outside a family answers as v1 does. */
 export function errorShapeFor(url: string): JsonErrorShape {
-  return url.startsWith('/api/v2') ? v2ErrorShape : v1ErrorShape;
+  return registeredShapeFor(url) ?? (url.startsWith('/api/v2') ? v2ErrorShape : v1ErrorShape);
+}
+
+/** The shape registered for a part of the API the path is under, if any (useErrorShapeUnder). */
+function registeredShapeFor(url: string): JsonErrorShape | undefined {
+  for (const [prefix, shape] of SHAPES_BY_PREFIX) if (url.startsWith(prefix)) return shape;
+  return undefined;
 }
 
 /**
@@ -198,5 +216,6 @@ export const errorHandling = fp(async (app: FastifyInstance, options: ErrorHandl
     return answer(request, reply, shape.internalMessage, { code: 'INTERNAL' });
   });
 
-  if (options.notFound ?? true) app.setNotFoundHandler(notFoundHandler(shape));
+  // A part of the scope with a shape of its own (useErrorShapeUnder) answers its unknown paths in it.
+  if (options.notFound ?? true) app.setNotFoundHandler(notFoundHandler((request) => registeredShapeFor(request.url) ?? shape));
 });

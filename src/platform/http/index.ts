@@ -5,6 +5,8 @@ export { closeListenerAndDrain, listeningDescriptor } from './drain.js';
 export {
   clientErrorHandler,
   errorShapeFor,
+  useErrorShapeUnder,
+  type JsonErrorShape,
   frameworkErrors,
   notFoundHandler,
   errorHandling,
