@@ -33,7 +33,7 @@ export function enrichmentCard(csrfToken: string): SafeHtml {
         <input id="enrich-file" type="file" accept=".csv,text/csv" data-enrich-file />
         <p class="field-hint">Your columns are kept: the enriched file has them first, then ours.</p>
       </div>
-      <div class="alert alert--error" role="alert" data-enrich-error hidden></div>
+      <div class="enrich-error" role="alert" data-enrich-error hidden></div>
       <fieldset class="fieldset" data-enrich-mapping hidden>
         <legend>Columns</legend>
         <p class="field-hint" data-enrich-rows></p>
