@@ -1964,6 +1964,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             error: string;
+            /** @enum {string} */
             code: "invalid_company_payload" | "invalid_api_key" | "subscription_expired" | "insufficient_credits" | "rate_limited" | "job_not_found" | "job_expired" | "match_engine_unavailable";
             /** @description Seconds until retry is recommended, present on rate limit responses. */
             retryAfter?: number;
