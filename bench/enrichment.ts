@@ -17,8 +17,7 @@ import type { Database } from '../src/platform/db/port.js';
 import { createApiKey } from '../src/accounts/api-keys.js';
 import { adjustCredits } from '../src/accounts/credit-queries.js';
 import { foundData, postgresVersion } from './database.js';
-import { runHttpLoad, type LoadTool } from './load.js';
-import { WORK_DIR, type BenchOptions } from './options.js';
+import { WORK_DIR } from './options.js';
 import { stopService } from './processes.js';
 import { preparePart } from './setup.js';
 import {
@@ -36,7 +35,7 @@ import {
   writeSection,
 } from './signals.js';
 import { Random } from './realistic-paths.js';
-import { query } from './mixes.js';
+import { loadPaths, query } from './mixes.js';
 import type { LoadResult } from './stats.js';
 
 const HEADING = '## CSV enrichment';
@@ -129,23 +128,6 @@ function listMix(data: { withSite: Known[]; any: Known[] }): string[] {
   return [...paths];
 }
 
-function wrkPaths(
-  tool: LoadTool,
-  baseUrl: string,
-  options: BenchOptions,
-  file: string,
-  keyFile: string,
-  seconds: number,
-): Promise<LoadResult> {
-  return runHttpLoad(tool, {
-    url: baseUrl,
-    headers: {},
-    connections: options.connections,
-    seconds,
-    script: { file: fileURLToPath(new URL('./random-paths.lua', import.meta.url)), args: [file, keyFile] },
-  });
-}
-
 async function main(): Promise<void> {
   const { options, startedAt, machine, tool, db, dataset } = await preparePart(process.argv.slice(2), {
     workers: 1,
@@ -216,10 +198,10 @@ async function main(): Promise<void> {
         );
         const pagesFile = join(LIST_DIR, `result-pages-${size}.txt`);
         writeFileSync(pagesFile, pages.join('\n') + '\n');
-        await wrkPaths(tool, base, options, pagesFile, keyFile, options.warmupSeconds);
+        await loadPaths(tool, base, options, pagesFile, keyFile, options.warmupSeconds);
         const reads: LoadResult[] = [];
         for (let run = 0; run < 2; run++) {
-          reads.push(await wrkPaths(tool, base, options, pagesFile, keyFile, options.durationSeconds));
+          reads.push(await loadPaths(tool, base, options, pagesFile, keyFile, options.durationSeconds));
           console.log(`result pages of ${size}, run ${run + 1}: ${describe(reads.at(-1)!)}`);
         }
         const readFailures = reads.reduce((sum, r) => sum + r.failures + r.socketErrors, 0);
@@ -234,13 +216,13 @@ async function main(): Promise<void> {
       const listFile = join(LIST_DIR, 'lists.txt');
       writeFileSync(listFile, listMix(data).join('\n') + '\n');
       const seconds = Math.max(options.durationSeconds, 15);
-      await wrkPaths(tool, base, options, listFile, keyFile, options.warmupSeconds);
-      const idle = await wrkPaths(tool, base, options, listFile, keyFile, seconds);
+      await loadPaths(tool, base, options, listFile, keyFile, options.warmupSeconds);
+      const idle = await loadPaths(tool, base, options, listFile, keyFile, seconds);
       console.log(
         `lists idle: ${describe(idle)} ${JSON.stringify(idle.statuses ?? {})} ${JSON.stringify(idle.statusSamples ?? {})}`,
       );
       const submitted = performance.now();
-      const during = wrkPaths(tool, base, options, listFile, keyFile, seconds);
+      const during = loadPaths(tool, base, options, listFile, keyFile, seconds);
       await sleep(1000);
       const concurrent = await Promise.all(
         accounts.map(async (accountKey, i) => {

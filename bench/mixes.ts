@@ -33,6 +33,24 @@ export const mixServerLine = (options: BenchOptions) =>
   `wrk, ${options.connections} connections, ${options.warmupSeconds} s warm-up, then ${RUNS} runs of ${options.durationSeconds} s each, ` +
   'every request a path picked at random from the mix (distinct requests drawn from the data with a fixed seed).';
 
+/** One wrk run of `seconds` over the paths of `file` (bench/random-paths.lua), each picked at random. */
+export function loadPaths(
+  tool: LoadTool,
+  baseUrl: string,
+  options: BenchOptions,
+  file: string,
+  keyFile: string,
+  seconds: number,
+): Promise<LoadResult> {
+  return runHttpLoad(tool, {
+    url: baseUrl,
+    headers: {},
+    connections: options.connections,
+    seconds,
+    script: { file: fileURLToPath(new URL('./random-paths.lua', import.meta.url)), args: [file, keyFile] },
+  });
+}
+
 /** Runs each mix against the server (its paths written under `listDir`); a table row and a line of what it asks, per mix. */
 export async function runMixes(
   tool: LoadTool,
@@ -47,14 +65,7 @@ export async function runMixes(
   for (const mix of mixes) {
     const file = join(listDir, `${mix.name.replace(/\W+/g, '-')}.txt`);
     writeFileSync(file, mix.paths.join('\n') + '\n');
-    const load = (seconds: number) =>
-      runHttpLoad(tool, {
-        url: baseUrl,
-        headers: {},
-        connections: options.connections,
-        seconds,
-        script: { file: fileURLToPath(new URL('./random-paths.lua', import.meta.url)), args: [file, keyFile] },
-      });
+    const load = (seconds: number) => loadPaths(tool, baseUrl, options, file, keyFile, seconds);
     const runs: LoadResult[] = [];
     await waitForQuiet();
     await load(options.warmupSeconds);

@@ -3,7 +3,7 @@
 // Unlike resolution, nothing is made: an input no company has stays unmatched, and a name that
 // several companies have is not guessed at. With a country the input's own is taken; without, or
 // when several of that country remain, the input is reported ambiguous with its candidates.
-import { mentionKeys, urlKey, type CompanyRecord } from '../catalog/index.js';
+import { mentionKeys, urlKey, type CompanyKeys, type CompanyRecord } from '../catalog/index.js';
 import { companiesByKeys, companyDocuments, type CompanyKeyRow } from '../companies/index.js';
 import type { Queryable } from '../platform/db/index.js';
 import type { InputIdentifiers } from './inputs.js';
@@ -38,16 +38,11 @@ type Decision = { row: CompanyKeyRow; confidence: 'exact' | 'fuzzy'; field: stri
 
 function decide(
   input: InputIdentifiers,
+  keys: CompanyKeys,
   byDomain: Map<string, CompanyKeyRow[]>,
   byLinkedin: Map<string, CompanyKeyRow[]>,
   byName: Map<string, CompanyKeyRow[]>,
 ): Decision {
-  const keys = mentionKeys({
-    name: input.name?.value ?? null,
-    website: input.website?.value ?? null,
-    linkedinUrl: input.linkedin?.value ?? null,
-    country: input.country,
-  });
   const domainRow = keys.domain === null ? undefined : first(byDomain.get(keys.domain) ?? []);
   if (domainRow) return { row: domainRow, confidence: 'exact', field: input.website!.field };
   const linkedinRow = keys.linkedin === null ? undefined : first(byLinkedin.get(keys.linkedin) ?? []);
@@ -55,12 +50,8 @@ function decide(
   if (keys.name === null) return null;
   const named = byName.get(keys.name) ?? [];
   // The input's country when it gives one (else a company whose country is unknown), as resolution does.
-  const inCountry =
-    keys.country === null
-      ? named
-      : named.filter((row) => row.country_key === keys.country).length > 0
-        ? named.filter((row) => row.country_key === keys.country)
-        : named.filter((row) => row.country_key === null);
+  const ofCountry = keys.country === null ? named : named.filter((row) => row.country_key === keys.country);
+  const inCountry = ofCountry.length > 0 || keys.country === null ? ofCountry : named.filter((row) => row.country_key === null);
   if (inCountry.length === 0) return null;
   if (inCountry.length === 1) return { row: inCountry[0]!, confidence: 'fuzzy', field: input.name!.field };
   return { ambiguous: inCountry };
@@ -97,7 +88,7 @@ export async function matchCompanies(db: Queryable, inputs: readonly InputIdenti
   const byDomain = group(rows, (row) => row.website_key);
   const byLinkedin = group(rows, (row) => row.linkedin_key);
   const byName = group(rows, (row) => row.name_key);
-  const decisions = inputs.map((input) => decide(input, byDomain, byLinkedin, byName));
+  const decisions = inputs.map((input, i) => decide(input, keyed[i]!, byDomain, byLinkedin, byName));
   const wanted = new Set<string>();
   for (const decision of decisions) {
     if (decision === null) continue;
