@@ -12,6 +12,7 @@ import type { AuthFailureLimiter, RateLimiter } from './accounts/index.js';
 import type { UsageRecorder } from './accounts/index.js';
 import type { WebhookService } from './webhooks/index.js';
 import type { EnrichmentService } from './enrichment/index.js';
+import type { MonitorService } from './monitors/index.js';
 
 /** Lifecycle state the server changes and the readiness probe reports. */
 export interface Lifecycle {
@@ -37,6 +38,8 @@ export interface AppServices {
   webhooks: WebhookService;
   /** Enrichment jobs: created, waited for and read (worked on by the EnrichmentWorker). */
   enrichment: EnrichmentService;
+  /** Monitors and their targets (the monitor pass, run with webhook delivery, sends what they watch). */
+  monitors: MonitorService;
   metrics: Metrics;
   /** The list pages' ETags, keyed with the server's secret. */
   entityTags: EntityTags;

@@ -30,6 +30,7 @@ import { WebhookService } from './webhooks/index.js';
 import { keyringOf } from './platform/infra/index.js';
 import { WebhookSecrets } from './webhooks/index.js';
 import { completedEvent, ENRICHMENT_SHARED_SCHEMAS, EnrichmentService, EnrichmentWorker } from './enrichment/index.js';
+import { MONITOR_SHARED_SCHEMAS, MonitorPass, MonitorService } from './monitors/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -154,6 +155,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     : await openReplica(config, { onError: (err) => app.log.warn({ err }, 'replica connection error') });
   // Created below, once the services it reads exist; a job created before then waits for its first poll.
   let enrichmentWorker: EnrichmentWorker | undefined;
+  // The webhook sender, created below: monitors wake it when they have work.
+  let wakeDelivery = () => undefined as void;
+  const webhooks = new WebhookService(db, webhookTransport, credits, {
+    policy: webhookPolicy,
+    maxPerAccount: config.webhooks.maxPerAccount,
+    pausedBacklog: config.webhooks.pausedBacklog,
+    // An attempt takes at most the timeout; twice that leaves time to record it.
+    retryHoldMs: 2 * config.webhooks.timeoutMs,
+    secrets: webhookSecrets,
+  });
   const services: AppServices = {
     config,
     db,
@@ -170,15 +181,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     authFailures: config.rateLimits.authFailuresEnabled ? new AuthFailureLimiter(rateLimitStore, config.rateLimits) : undefined,
     rateLimitStore,
     usage: new UsageRecorder(db, app.log),
-    webhooks: new WebhookService(db, webhookTransport, credits, {
-      policy: webhookPolicy,
-      maxPerAccount: config.webhooks.maxPerAccount,
-      pausedBacklog: config.webhooks.pausedBacklog,
-      // An attempt takes at most the timeout; twice that leaves time to record it.
-      retryHoldMs: 2 * config.webhooks.timeoutMs,
-      secrets: webhookSecrets,
-    }),
+    webhooks,
     enrichment: new EnrichmentService(db, credits, () => enrichmentWorker?.wake()),
+    monitors: new MonitorService(
+      db,
+      webhooks,
+      credits,
+      { monitors: config.monitors.maxMonitors, targets: config.monitors.maxTargets, replayMax: config.monitors.replayMax },
+      () => wakeDelivery(),
+      options.now,
+    ),
     metrics: new Metrics(db),
     // The one secret every instance shares (required with PostgreSQL; kept in DATA_DIR on the embedded store).
     entityTags: new EntityTags(config.sessionSecret),
@@ -203,6 +215,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       )
     : undefined;
   services.webhooks.onChange(() => delivery?.wake());
+  wakeDelivery = () => delivery?.wake();
+  // Monitors are sent what they watch by the same processes, in turns with the webhook dispatcher.
+  delivery?.addPass(
+    new MonitorPass(db, services.webhooks, app.log, {
+      batchSize: config.monitors.passBatch,
+      backfillMax: config.monitors.backfillMax,
+    }),
+  );
   // Enrichment jobs are worked on by every process that runs a worker (they are claimed under a lease).
   if (config.enrichment.worker) {
     enrichmentWorker = new EnrichmentWorker(
@@ -245,6 +265,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...V2_SHARED_SCHEMAS,
     ...WEBHOOK_SHARED_SCHEMAS,
     ...ENRICHMENT_SHARED_SCHEMAS,
+    ...MONITOR_SHARED_SCHEMAS,
   ]) {
     app.addSchema(schema);
   }

@@ -112,6 +112,24 @@ export interface Config {
     /** Newest signals of each type in a result (the rest are counted). */
     signalsPerType: number;
   };
+  monitors: {
+    /** Monitors an account may have, by tier (published: 20). */
+    maxMonitors: Record<Tier, number>;
+    /** Targets an account may have over all its monitors, by tier (published: 1,000). */
+    maxTargets: Record<Tier, number>;
+    /** Signals one target's backfill sends, at most. */
+    backfillMax: number;
+    /** Events one replay sends again, at most. */
+    replayMax: number;
+    /** Change log entries one monitor pass transaction reads. */
+    passBatch: number;
+    /** Where digests of monitors without a webhook are mailed through (smtp:// or smtps://); none: no mail. */
+    smtpUrl: string | undefined;
+    /** The digests' sender address. */
+    mailFrom: string;
+    /** A monitor's digest goes out at most this often, in minutes. */
+    digestMinutes: number;
+  };
   rateLimits: {
     enabled: boolean;
     windowMs: number;
@@ -314,6 +332,24 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: intVar(env, 'ENRICHMENT_LEASE_SECONDS', 30, 1, 3600, problems) * 1000,
       retentionDays: intVar(env, 'ENRICHMENT_RETENTION_DAYS', 7, 1, 365, problems),
       signalsPerType: intVar(env, 'ENRICHMENT_SIGNALS_PER_TYPE', 5, 1, 50, problems),
+    },
+    monitors: {
+      maxMonitors: {
+        free: intVar(env, 'MONITORS_MAX_FREE', 20, 0, 100_000, problems),
+        pro: intVar(env, 'MONITORS_MAX_PRO', 20, 0, 100_000, problems),
+        enterprise: intVar(env, 'MONITORS_MAX_ENTERPRISE', 20, 0, 100_000, problems),
+      },
+      maxTargets: {
+        free: intVar(env, 'MONITOR_TARGETS_MAX_FREE', 1000, 0, 10_000_000, problems),
+        pro: intVar(env, 'MONITOR_TARGETS_MAX_PRO', 1000, 0, 10_000_000, problems),
+        enterprise: intVar(env, 'MONITOR_TARGETS_MAX_ENTERPRISE', 1000, 0, 10_000_000, problems),
+      },
+      backfillMax: intVar(env, 'MONITOR_BACKFILL_MAX', 1000, 1, 100_000, problems),
+      replayMax: intVar(env, 'MONITOR_REPLAY_MAX', 10_000, 1, 1_000_000, problems),
+      passBatch: intVar(env, 'MONITOR_PASS_BATCH', 1000, 1, 100_000, problems),
+      smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:'], problems),
+      mailFrom: env.MAIL_FROM?.trim() || 'dealsignal <alerts@dealsignal.localhost>',
+      digestMinutes: intVar(env, 'MONITOR_DIGEST_MINUTES', 60, 1, 10_080, problems),
     },
     rateLimits: {
       enabled: boolVar(env, 'RATE_LIMITS', true, problems),

@@ -45,6 +45,7 @@ describeEach('dataset registry', (backend) => {
       '/api/v1/m-a/lookup',
       '/api/v2/companies/',
       '/api/v2/csv-enrichment',
+      '/api/v2/monitors',
     ];
     assert.deepEqual(
       Object.keys(document.paths).filter(

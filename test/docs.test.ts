@@ -96,10 +96,9 @@ const operationsOf = (doc: OpenApi) =>
   everyOperation(doc).filter(
     // One company (by id, or looked up) answers one record, not a list: test/companies calls them.
     // The enrichment API takes a list in a body and reads jobs by id: test/enrichment calls it.
+    // Monitors are an account's own, made by calls: test/monitors calls them.
     ({ operation }) =>
-      !operation.tags?.some(
-        (tag) => tag === 'v2 webhooks' || tag === 'v1 lookup' || tag === 'v2 companies' || tag === 'v2 enrichment',
-      ),
+      !operation.tags?.some((tag) => ['v2 webhooks', 'v1 lookup', 'v2 companies', 'v2 enrichment', 'v2 monitors'].includes(tag)),
   );
 
 const everyOperation = (doc: OpenApi) =>
@@ -135,6 +134,16 @@ const CLIENT_CALLS: Record<string, string> = {
   retryWebhookDelivery: "ds.v2.webhooks.retry('WEBHOOK_ID', 'DELIVERY_ID')",
   createCSVEnrichmentJob: 'ds.v2.enrichment.create(body)',
   getCSVEnrichmentJob: "ds.v2.enrichment.get('JOB_ID', params)",
+  createMonitor: 'ds.v2.monitors.create(body)',
+  listMonitors: 'ds.v2.monitors.list()',
+  getMonitor: "ds.v2.monitors.get('MONITOR_ID')",
+  updateMonitor: "ds.v2.monitors.update('MONITOR_ID', body)",
+  deleteMonitor: "ds.v2.monitors.delete('MONITOR_ID')",
+  listMonitorTargets: "ds.v2.monitors.targets('MONITOR_ID', params)",
+  addMonitorTargets: "ds.v2.monitors.addTargets('MONITOR_ID', body)",
+  removeMonitorTarget: "ds.v2.monitors.removeTarget('MONITOR_ID', 'TARGET_ID')",
+  removeMonitorTargets: "ds.v2.monitors.removeTargets('MONITOR_ID', body)",
+  replayMonitor: "ds.v2.monitors.replay('MONITOR_ID', body)",
 };
 
 const SAMPLES = [

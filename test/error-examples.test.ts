@@ -7,7 +7,13 @@ import { readFileSync } from 'node:fs';
 import { after, before, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ENRICHMENT_ERROR_CODES, enrichmentErrorCode, WEBHOOK_ERROR_CODES } from '../src/catalog/errors.js';
+import {
+  ENRICHMENT_ERROR_CODES,
+  enrichmentErrorCode,
+  MONITOR_ERROR_CODES,
+  monitorErrorCode,
+  WEBHOOK_ERROR_CODES,
+} from '../src/catalog/errors.js';
 import { V2_ERROR_CODES } from '../src/catalog/schemas/v2-schemas.js';
 import { describeEach, startApp, type TestContext } from './helpers.js';
 
@@ -70,6 +76,8 @@ describeEach('v2 error examples and the error table', (backend) => {
         assert.equal(code, WEBHOOK_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), where);
       } else if (media.schema.$ref?.endsWith('/Csv_ErrorResponse')) {
         assert.equal(code, enrichmentErrorCode(status), where);
+      } else if (media.schema.$ref?.endsWith('/Monitor_ErrorResponse')) {
+        assert.equal(code, monitorErrorCode(status), where);
       } else {
         assert.equal(V2_ERROR_CODES[code as keyof typeof V2_ERROR_CODES]?.status, status, `${where}: ${String(code)}`);
       }
@@ -92,7 +100,8 @@ describeEach('v2 error examples and the error table', (backend) => {
     }
     const webhookCodes = new Set([...Object.values(WEBHOOK_ERROR_CODES), 'bad_request', 'internal_error']);
     const enrichmentCodes = new Set([...Object.values(ENRICHMENT_ERROR_CODES), 'match_engine_unavailable']);
-    for (const code of [...Object.keys(V2_ERROR_CODES), ...webhookCodes, ...enrichmentCodes]) {
+    const monitorCodes = new Set([...Object.values(MONITOR_ERROR_CODES), 'bad_request', 'internal_error']);
+    for (const code of [...Object.keys(V2_ERROR_CODES), ...webhookCodes, ...enrichmentCodes, ...monitorCodes]) {
       const row = rows.get(code);
       assert.ok(row, `docs/errors.md has a row for ${code}`);
       assert.equal(row.length, 4, `${code}: status, operations, API and what to do`);
@@ -112,7 +121,9 @@ describeEach('v2 error examples and the error table', (backend) => {
         `${code} (${status}): the row names ${operationId}`,
       );
     }
-    for (const named of ERRORS_DOC.matchAll(/`((?:list|get|create|update|delete|test|retry)[A-Z][A-Za-z]+)`/g)) {
+    for (const named of ERRORS_DOC.matchAll(
+      /`((?:list|get|create|update|delete|test|retry|add|remove|replay)[A-Z][A-Za-z]+)`/g,
+    )) {
       assert.ok(operationIds.has(named[1]!), `${named[1]} is an operation of the document`);
     }
   });

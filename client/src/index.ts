@@ -4,6 +4,7 @@ import {
   ChangesFeed,
   Companies,
   Enrichment,
+  Monitors,
   SignalEndpoint,
   V1Dataset,
   Webhooks,
@@ -23,6 +24,8 @@ export type {
   ChangesPage,
   EnrichmentJob,
   EnrichmentResult,
+  Monitor,
+  MonitorTarget,
   PageCaps,
   QueryOf,
   QueryOfPath,
@@ -79,6 +82,8 @@ export class DealSignal {
     webhooks: Webhooks;
     /** CSV enrichment jobs (`/api/v2/csv-enrichment`): `create`, `get`, `wait` and `results`. */
     enrichment: Enrichment;
+    /** Monitors (`/api/v2/monitors`): watch lists of companies and their targets; `replay`. */
+    monitors: Monitors;
     /**
      * Any v2 signal list by its path, typed by the server's document: the same `list`, `pages` and
      * `all` as the named ones (`ds.v2.endpoint('/api/v2/signals/investors')` is `ds.v2.investors`).
@@ -103,6 +108,7 @@ export class DealSignal {
       changes: new ChangesFeed(transport),
       webhooks: new Webhooks(transport),
       enrichment: new Enrichment(transport),
+      monitors: new Monitors(transport),
       endpoint: <P extends SignalPath>(path: P): SignalEndpointAt<P> => new SignalEndpoint(transport, path),
     };
   }

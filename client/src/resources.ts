@@ -285,6 +285,64 @@ export class Webhooks {
   }
 }
 
+// ---------------------------------------------------------------- v2 monitors
+
+export type Monitor = ResultOf<'getMonitor'>['data'];
+export type MonitorTarget = ResultOf<'listMonitorTargets'>['data'][number];
+
+/**
+ * Monitors (`/api/v2/monitors`): watch lists of companies, sent every new signal about them by
+ * webhook or email digest. Management is free; deliveries cost as webhook deliveries do. Adding and
+ * removing targets is safe to retry (targets already there, or gone, are reported, not doubled).
+ */
+export class Monitors {
+  constructor(private readonly transport: Transport) {}
+
+  private send<T>(method: HttpRequest['method'], path: string, extra: Partial<HttpRequest> = {}): Promise<T> {
+    return call(this.transport, { family: 'v2', method, path: `/api/v2/monitors${path}`, ...extra });
+  }
+
+  /** A new monitor; with `webhook_url`, `data.webhook.secret` (shown only here). */
+  create(body: BodyOf<'createMonitor'>, options?: CallOptions): Promise<ResultOf<'createMonitor'>> {
+    return this.send('POST', '', { body, options });
+  }
+  list(options?: CallOptions): Promise<ResultOf<'listMonitors'>> {
+    return this.send('GET', '', { options });
+  }
+  get(id: string, options?: CallOptions): Promise<ResultOf<'getMonitor'>> {
+    return this.send('GET', `/${encodeURIComponent(id)}`, { options });
+  }
+  update(id: string, body: BodyOf<'updateMonitor'>, options?: CallOptions): Promise<ResultOf<'updateMonitor'>> {
+    return this.send('PUT', `/${encodeURIComponent(id)}`, { body, options });
+  }
+  delete(id: string, options?: CallOptions): Promise<ResultOf<'deleteMonitor'>> {
+    return this.send('DELETE', `/${encodeURIComponent(id)}`, { options });
+  }
+  /** A page of the monitor's targets (newest first; `status`, `limit` ≤ 200, `offset`). */
+  targets(id: string, params?: QueryOf<'listMonitorTargets'>, options?: CallOptions): Promise<ResultOf<'listMonitorTargets'>> {
+    return this.send('GET', `/${encodeURIComponent(id)}/targets`, { query: asQuery(params), options });
+  }
+  /** Up to 500 domains, LinkedIn company or profile URLs; idempotent. */
+  addTargets(id: string, body: BodyOf<'addMonitorTargets'>, options?: CallOptions): Promise<ResultOf<'addMonitorTargets'>> {
+    return this.send('POST', `/${encodeURIComponent(id)}/targets`, { body, options });
+  }
+  removeTarget(id: string, targetId: string, options?: CallOptions): Promise<ResultOf<'removeMonitorTarget'>> {
+    return this.send('DELETE', `/${encodeURIComponent(id)}/targets/${encodeURIComponent(targetId)}`, { options });
+  }
+  /** By ids and/or identifiers, up to 500 each. */
+  removeTargets(
+    id: string,
+    body: BodyOf<'removeMonitorTargets'>,
+    options?: CallOptions,
+  ): Promise<ResultOf<'removeMonitorTargets'>> {
+    return this.send('POST', `/${encodeURIComponent(id)}/targets/remove`, { body, options });
+  }
+  /** Sends again what the monitor's webhook was sent since a time (original event ids; 1 credit an event). */
+  replay(id: string, body: BodyOf<'replayMonitor'>, options?: CallOptions): Promise<ResultOf<'replayMonitor'>> {
+    return this.send('POST', `/${encodeURIComponent(id)}/replay`, { body, options });
+  }
+}
+
 // ---------------------------------------------------------------- v2 enrichment
 
 export type EnrichmentJob = ResultOf<'getCSVEnrichmentJob'>['data'];

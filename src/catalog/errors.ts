@@ -137,3 +137,18 @@ export const ENRICHMENT_ERROR_CODES: Readonly<Record<number, string>> = {
  */
 export const enrichmentErrorCode = (status: number): string =>
   ENRICHMENT_ERROR_CODES[status] ?? (status >= 500 ? 'match_engine_unavailable' : 'invalid_company_payload');
+
+/** The published Monitoring API's error codes, by status (ours: 402 and 503, which it does not list). */
+export const MONITOR_ERROR_CODES: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'invalid_api_key',
+  402: 'insufficient_credits',
+  403: 'subscription_expired',
+  404: 'not_found',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** The published monitoring code of a status: its own, else a bad request or an internal error. */
+export const monitorErrorCode = (status: number): string =>
+  MONITOR_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');

@@ -106,6 +106,7 @@ export {
   fieldPath,
 } from './validation.js';
 export { ENRICHMENT_ERROR_CODES, enrichmentErrorCode, WEBHOOK_ERROR_CODES, webhookErrorCode } from './errors.js';
+export { MONITOR_ERROR_CODES, monitorErrorCode } from './errors.js';
 export type { ColumnSpec } from './table-columns.js';
 export type { ColumnKind } from './table-columns.js';
 export type { Condition } from './conditions.js';

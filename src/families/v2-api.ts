@@ -10,6 +10,7 @@ import { companyRoutes } from '../companies/index.js';
 import { errors } from '../accounts/index.js';
 import { webhookRoutes } from '../webhooks/index.js';
 import { enrichmentRoutes } from '../enrichment/index.js';
+import { monitorRoutes } from '../monitors/index.js';
 
 export async function v2Routes(app: FastifyInstance, services: AppServices): Promise<void> {
   await app.register(errorHandling, { shape: v2ErrorShape });
@@ -52,4 +53,6 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
   await app.register((scope) => webhookRoutes(scope, services, family));
   // In a scope of its own: its errors carry the published CSV enrichment API's `code`.
   await app.register((scope) => enrichmentRoutes(scope, services, family));
+  // In a scope of its own: its errors carry the published Monitoring API's `code`.
+  await app.register((scope) => monitorRoutes(scope, services, family));
 }

@@ -130,3 +130,18 @@ export async function settleCharges(tx: Queryable, settlements: readonly Settlem
     [unsent.map((s) => s.webhookId), unsent.map((s) => s.eventId), unsent.map((s) => s.endpoint)],
   );
 }
+
+/** Deliveries paid for in advance (a monitor's replay): each (webhook, event) counts as sent, so no attempt debits it. */
+export async function markPrepaid(
+  tx: Queryable,
+  accountId: number,
+  deliveries: readonly { webhookId: string; eventId: string }[],
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  await tx.query(
+    `INSERT INTO webhook_charges (webhook_id, event_id, account_id, sent, reserved_until)
+     SELECT w, e, $1, true, now() FROM unnest($2::uuid[], $3::text[]) AS p(w, e)
+     ON CONFLICT (webhook_id, event_id) DO UPDATE SET sent = true`,
+    [accountId, deliveries.map((d) => d.webhookId), deliveries.map((d) => d.eventId)],
+  );
+}

@@ -21,11 +21,12 @@ export interface NewDelivery {
 
 export async function insertEvents(tx: Queryable, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.query(`INSERT INTO webhook_events (id, event_type, body) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [
-    events.map((e) => e.id),
-    events.map((e) => e.eventType),
-    events.map((e) => e.body),
-  ]);
+  // An event sent again (a monitor's replay) keeps its id and body: stored once.
+  await tx.query(
+    `INSERT INTO webhook_events (id, event_type, body) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+     ON CONFLICT (id) DO NOTHING`,
+    [events.map((e) => e.id), events.map((e) => e.eventType), events.map((e) => e.body)],
+  );
 }
 
 /**

@@ -85,6 +85,11 @@ export function retryDelay(schedule: readonly number[], attempt: number, result:
   return Math.round(planned * (0.8 + 0.4 * random()));
 }
 
+/** A reader of the change log run in turns with the dispatcher: `changes` 0 when it is caught up. */
+export interface ChangePass {
+  runOnce(): Promise<{ changes: number }>;
+}
+
 /**
  * The dispatcher and the sender of one process. Every instance may run one: the dispatch lock
  * and the leases share the work out.
@@ -98,6 +103,8 @@ export class WebhookDelivery {
   private again = false;
   private stopped = false;
   private readonly recorder: AttemptRecorder;
+  /** Other readers of the change log that queue deliveries (the monitor pass), run after the dispatcher. */
+  private readonly passes: ChangePass[] = [];
 
   constructor(
     private readonly db: Database,
@@ -112,6 +119,11 @@ export class WebhookDelivery {
   ) {
     this.dispatcher = new WebhookDispatcher(db, log, options.pausedBacklog, options.dispatchBatch);
     this.recorder = new AttemptRecorder(db, this.owner, log, options.pausedBacklog);
+  }
+
+  /** Runs `pass` with the dispatcher, on every tick, until it is caught up. */
+  addPass(pass: ChangePass): void {
+    this.passes.push(pass);
   }
 
   start(): void {
@@ -158,6 +170,19 @@ export class WebhookDelivery {
       const { changes } = await this.dispatcher.runOnce();
       if (changes === 0) break;
       await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Another pass failing (its own bug, a query it times out on) stops neither the webhooks'
+    // dispatch nor sending: it is logged and tried again next tick.
+    for (const pass of this.passes) {
+      try {
+        for (let i = 0; i < 100; i++) {
+          const { changes } = await pass.runOnce();
+          if (changes === 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } catch (error) {
+        this.log.error(`webhooks: a change pass failed: ${(error as Error).message}`);
+      }
     }
     const free = this.options.concurrency - this.inFlight.size;
     if (free <= 0 || this.stopped) return;

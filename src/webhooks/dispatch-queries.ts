@@ -19,7 +19,8 @@ export interface DispatchWebhook {
  */
 export function subscribedWebhooks(db: Queryable): Promise<DispatchWebhook[]> {
   return db.query<DispatchWebhook>(
-    'SELECT id, event_types, filters, created_at, updated_at FROM webhooks WHERE deleted_at IS NULL',
+    // A monitor's webhook hears of its monitor's signals (src/monitors), not of these.
+    'SELECT id, event_types, filters, created_at, updated_at FROM webhooks WHERE deleted_at IS NULL AND monitor_id IS NULL',
   );
 }
 

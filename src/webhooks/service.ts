@@ -4,17 +4,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../platform/db/index.js';
 import { recordSentDelivery } from './attempt-queries.js';
+import { markPrepaid } from './charge-queries.js';
 import { findDelivery, listDeliveries, type DeliveryRow } from './delivery-log-queries.js';
 import {
   deleteWebhook,
+  deleteWebhookRow,
   findWebhook,
   insertWebhook,
+  insertWebhookRow,
+  replaceWebhookEndpoint,
   listWebhooks,
   updateWebhook,
   webhooksSubscribedTo,
   type WebhookRow,
 } from './subscription-queries.js';
-import { enqueueDeliveries, insertEvents } from './delivery-queue-queries.js';
+import { enqueueDeliveries, insertEvents, type NewDelivery, type NewEvent } from './delivery-queue-queries.js';
+import type { Queryable } from '../platform/db/index.js';
 import { changeLogHead } from '../changes/index.js';
 import { checkTarget, type TargetPolicy, type WebhookTransport } from './transport.js';
 import { creditsExhausted, type CreditMeter } from '../accounts/index.js';
@@ -231,6 +236,22 @@ function normalizeUrl(text: string): string {
 }
 
 const notFound = () => new ApiError('NOT_FOUND', 'Webhook not found');
+const ownedByMonitor = (monitorId: string) =>
+  invalidParameter(
+    `this webhook belongs to monitor ${monitorId}: change its URL with PUT /api/v2/monitors/${monitorId} (webhook_url), or ` +
+      'delete the monitor; rotate_secret and active work here',
+  );
+
+/** A monitor's webhook endpoint, checked, with its id and new secret (the secret is shown once). */
+export interface PreparedEndpoint {
+  id: string;
+  url: string;
+  secret: string;
+  sealed: ReturnType<WebhookSecrets['seal']>;
+}
+
+/** The event type of what a monitor sends (src/monitors): sent only to a monitor's webhook. */
+export const MONITOR_EVENT_TYPE = 'monitor.signal';
 const tooMany = (max: number) =>
   invalidParameter(`an account may have at most ${max} webhooks, paused ones included; delete one first`);
 
@@ -284,6 +305,73 @@ export class WebhookService {
     return queued;
   }
 
+  /**
+   * A monitor's endpoint checked as a webhook's is (a refused address is a 400 naming `param`), with
+   * the id and secret its webhook will have; `id` keeps an existing webhook's (a new URL, new secret).
+   */
+  async prepareEndpoint(url: string, param: string, id: string = randomUUID()): Promise<PreparedEndpoint> {
+    let normalized: string;
+    try {
+      normalized = normalizeUrl(url);
+      await this.checkUrl(normalized);
+    } catch (error) {
+      if (error instanceof ApiError) throw invalidParameter(error.message.replace(/^endpoint_url/, param), param);
+      throw error;
+    }
+    const secret = newWebhookSecret();
+    return { id, url: normalized, secret, sealed: this.options.secrets.seal(id, secret) };
+  }
+
+  /** Stores a monitor's webhook (inside the monitor's transaction); not counted against the account's webhooks. */
+  async insertMonitorWebhook(tx: Queryable, accountId: number, monitorId: string, endpoint: PreparedEndpoint): Promise<void> {
+    await insertWebhookRow(
+      tx,
+      {
+        id: endpoint.id,
+        accountId,
+        endpointUrl: endpoint.url,
+        eventTypes: [MONITOR_EVENT_TYPE],
+        filters: {},
+        secret: endpoint.sealed.sealed,
+        secretLast4: endpoint.sealed.last4,
+        modifiedBy: 'monitor',
+        via: 'api',
+      },
+      monitorId,
+    );
+  }
+
+  /** A monitor's webhook with a new endpoint and secret. */
+  async replaceMonitorEndpoint(tx: Queryable, endpoint: PreparedEndpoint): Promise<void> {
+    await replaceWebhookEndpoint(tx, endpoint.id, endpoint.url, endpoint.sealed);
+  }
+
+  /** A monitor's webhook gone (detached or its monitor deleted): its pending deliveries go with it. */
+  async removeMonitorWebhook(tx: Queryable, accountId: number, id: string): Promise<void> {
+    await deleteWebhookRow(tx, accountId, id, 'monitor', 'api');
+  }
+
+  /**
+   * Queues events and their deliveries in the caller's transaction (a monitor's signals); the sender
+   * is told after. `prepaidBy`: the account already paid for them (a replay's debit), so sending
+   * them costs nothing more.
+   */
+  async queueEvents(
+    tx: Queryable,
+    events: readonly NewEvent[],
+    deliveries: readonly NewDelivery[],
+    options: { prepaidBy?: number } = {},
+  ): Promise<void> {
+    await insertEvents(tx, events);
+    await enqueueDeliveries(tx, deliveries, this.options.pausedBacklog);
+    if (options.prepaidBy !== undefined) await markPrepaid(tx, options.prepaidBy, deliveries);
+  }
+
+  /** Tells the sender there is work (after a transaction that queued some committed). */
+  wakeSender(): void {
+    this.changed();
+  }
+
   async create(actor: WebhookActor, body: unknown): Promise<WebhookView> {
     const input = readInput(body);
     if (input.endpointUrl === undefined) throw invalidParameter('endpoint_url is required', 'endpoint_url');
@@ -328,6 +416,9 @@ export class WebhookService {
     if (!current) throw notFound();
     // A deleted webhook is out of sight until it is turned on again.
     if (current.deleted_at !== null && input.active !== true) throw notFound();
+    if (current.monitor_id !== null && (input.endpointUrl ?? input.eventTypes ?? input.filters) !== undefined) {
+      throw ownedByMonitor(current.monitor_id);
+    }
     if (input.eventTypes !== undefined || input.filters !== undefined) {
       compileWebhookFilters(input.filters ?? current.filters, input.eventTypes ?? current.event_types);
     }
@@ -356,6 +447,8 @@ export class WebhookService {
   }
 
   async remove(actor: WebhookActor, id: string): Promise<{ success: true; id: string; active: false }> {
+    const current = UUID.test(id) ? await findWebhook(this.db, actor.accountId, id) : undefined;
+    if (current?.monitor_id) throw ownedByMonitor(current.monitor_id);
     if (!UUID.test(id) || !(await deleteWebhook(this.db, actor.accountId, id, actor.actor, actor.via))) throw notFound();
     return { success: true, id, active: false };
   }

@@ -35,6 +35,8 @@ export interface WebhookRow {
   /** Events not queued while paused because the backlog was full, and since when. */
   dropped_events: number;
   dropped_since: Date | null;
+  /** The monitor that owns it (its webhook), or null. */
+  monitor_id: string | null;
   /** Pending deliveries (listing queries only). */
   pending?: number;
 }
@@ -43,7 +45,7 @@ const WEBHOOK_COLUMNS = `id, account_id, endpoint_url, event_types, filters, sec
   created_at, updated_at, last_modified_by, last_modified_via, total_deliveries::float8 AS total_deliveries,
   successful_deliveries::float8 AS successful_deliveries, failed_deliveries::float8 AS failed_deliveries,
   last_success_at, last_failure_at, consecutive_failures, next_attempt_at, dropped_events::float8 AS dropped_events,
-  dropped_since`;
+  dropped_since, monitor_id::text AS monitor_id`;
 
 export interface NewWebhook {
   id: string;
@@ -66,30 +68,36 @@ export async function insertWebhook(db: Database, webhook: NewWebhook, max: numb
   return db.transaction(async (tx) => {
     await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [webhook.accountId]);
     if ((await countWebhooks(tx, webhook.accountId)) >= max) return undefined;
-    const rows = await tx.query<WebhookRow>(
-      `INSERT INTO webhooks (id, account_id, endpoint_url, event_types, filters, secret, last_modified_by, last_modified_via,
-                             secret_last4)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${WEBHOOK_COLUMNS}`,
-      [
-        webhook.id,
-        webhook.accountId,
-        webhook.endpointUrl,
-        webhook.eventTypes,
-        JSON.stringify(webhook.filters),
-        webhook.secret,
-        webhook.modifiedBy,
-        webhook.via,
-        webhook.secretLast4,
-      ],
-    );
-    return rows[0];
+    return insertWebhookRow(tx, webhook);
   });
 }
 
-/** Every webhook of the account that is not deleted: a paused one still queues events, so it counts. */
+/** Inserts a webhook row as it is (a monitor's webhook carries its monitor's id). */
+export async function insertWebhookRow(tx: Queryable, webhook: NewWebhook, monitorId: string | null = null): Promise<WebhookRow> {
+  const rows = await tx.query<WebhookRow>(
+    `INSERT INTO webhooks (id, account_id, endpoint_url, event_types, filters, secret, last_modified_by, last_modified_via,
+                           secret_last4, monitor_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${WEBHOOK_COLUMNS}`,
+    [
+      webhook.id,
+      webhook.accountId,
+      webhook.endpointUrl,
+      webhook.eventTypes,
+      JSON.stringify(webhook.filters),
+      webhook.secret,
+      webhook.modifiedBy,
+      webhook.via,
+      webhook.secretLast4,
+      monitorId,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** Every webhook of the account that is not deleted, a monitor's aside: a paused one still queues events, so it counts. */
 async function countWebhooks(db: Queryable, accountId: number): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1 AND deleted_at IS NULL',
+    'SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1 AND deleted_at IS NULL AND monitor_id IS NULL',
     [accountId],
   );
   return rows[0]!.n;
@@ -209,17 +217,40 @@ export async function deleteWebhook(
   modifiedBy: string,
   via: 'api' | 'dashboard',
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const rows = await tx.query(
-      `UPDATE webhooks SET active = false, deleted_at = now(), updated_at = now(), last_modified_by = $3, last_modified_via = $4,
-              next_attempt_at = NULL
-        WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id`,
-      [accountId, id, modifiedBy, via],
-    );
-    if (rows.length === 0) return false;
-    await tx.query(`DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending'`, [id]);
-    return true;
-  });
+  return db.transaction((tx) => deleteWebhookRow(tx, accountId, id, modifiedBy, via));
+}
+
+/** deleteWebhook inside the caller's transaction. */
+export async function deleteWebhookRow(
+  tx: Queryable,
+  accountId: number,
+  id: string,
+  modifiedBy: string,
+  via: 'api' | 'dashboard',
+): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE webhooks SET active = false, deleted_at = now(), updated_at = now(), last_modified_by = $3, last_modified_via = $4,
+            next_attempt_at = NULL
+      WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id`,
+    [accountId, id, modifiedBy, via],
+  );
+  if (rows.length === 0) return false;
+  await tx.query(`DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending'`, [id]);
+  return true;
+}
+
+/** A monitor's webhook given a new endpoint and secret (what PUT /monitors/{id} with a new webhook_url does). */
+export async function replaceWebhookEndpoint(
+  tx: Queryable,
+  id: string,
+  endpointUrl: string,
+  secret: { sealed: SealedSecret; last4: string },
+): Promise<void> {
+  await tx.query(
+    `UPDATE webhooks SET endpoint_url = $2, secret = $3, secret_last4 = $4, updated_at = now(), last_modified_via = 'api'
+      WHERE id = $1`,
+    [id, endpointUrl, secret.sealed, secret.last4],
+  );
 }
 
 /** The account's webhooks (paused ones too, deleted ones not) subscribed to an event type. */

@@ -1409,6 +1409,567 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List monitors
+         * @description Every monitor of the account, newest first, paused ones included (not paginated).
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/monitors' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const result = await ds.v2.monitors.list();
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["listMonitors"];
+        put?: never;
+        /**
+         * Create monitor
+         * @description A monitor watches targets (company domains, LinkedIn company pages, LinkedIn member profiles: the company the person works at) and sends each new signal of its `signal_types` about a resolved target to its webhook, or, without one, in an email digest to the account. Limits: 20 monitors and 1,000 targets an account (MONITORS_MAX_*, MONITOR_TARGETS_MAX_* per tier), 500 targets a call. Every call is free; deliveries are billed as every webhook delivery is. Pending targets resolve as soon as an import brings a company (or job change) that matches them. The webhook's secret is returned only in this response.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/monitors' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"name":"Target accounts","signal_types":["funding_round","acquisition","job_change","hiring"],"webhook_url":"https://example.com/hooks/dealsignal"}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = {
+         *       name: 'Target accounts',
+         *       signal_types: ['funding_round', 'acquisition', 'job_change', 'hiring'],
+         *       webhook_url: 'https://example.com/hooks/dealsignal',
+         *     };
+         *     const result = await ds.v2.monitors.create(body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {
+         *         "name": "Target accounts",
+         *         "signal_types": ["funding_round", "acquisition", "job_change", "hiring"],
+         *         "webhook_url": "https://example.com/hooks/dealsignal",
+         *     }
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get monitor
+         * @description The monitor; its webhook secret is never returned.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     const result = await ds.v2.monitors.get('MONITOR_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["getMonitor"];
+        /**
+         * Update monitor
+         * @description A partial update. A new webhook_url replaces the endpoint and mints a new secret (returned once); null detaches the webhook (the monitor is then mailed); the current URL changes nothing. active: false pauses it (targets kept, nothing new delivered).
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     curl -sS --fail-with-body -X PUT 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"active":false}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = { active: false };
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     const result = await ds.v2.monitors.update('MONITOR_ID', body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {"active": False}
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID",
+         *         data=json.dumps(body).encode(),
+         *         method="PUT",
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        put: operations["updateMonitor"];
+        post?: never;
+        /**
+         * Delete monitor
+         * @description Deletes the monitor with its targets; its webhook is deleted and its pending deliveries with it.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     curl -sS --fail-with-body -X DELETE 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     const result = await ds.v2.monitors.delete('MONITOR_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID",
+         *         method="DELETE",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/monitors/{id}/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List monitor targets
+         * @description The targets, newest first; `status` keeps resolved or pending ones.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { limit: 5 };
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     const result = await ds.v2.monitors.targets('MONITOR_ID', params);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"limit": 5}
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["listMonitorTargets"];
+        put?: never;
+        /**
+         * Add monitor targets
+         * @description Up to 500 entries: domains or website URLs, LinkedIn company URLs, LinkedIn profile URLs; normalised and de-duplicated. Idempotent: targets already in the monitor count in skipped_existing. Entries of none of the kinds are listed in `invalid`; 400 only when no entry is valid or the account would pass its target limit (then nothing is added). Ours: backfill_days sends each newly resolved target the window's past signals once.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"targets":["mollie.com","https://www.linkedin.com/company/stripe"],"backfill_days":30}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = {
+         *       targets: ['mollie.com', 'https://www.linkedin.com/company/stripe'],
+         *       backfill_days: 30,
+         *     };
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     const result = await ds.v2.monitors.addTargets('MONITOR_ID', body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {"targets": ["mollie.com", "https://www.linkedin.com/company/stripe"], "backfill_days": 30}
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        post: operations["addMonitorTargets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/monitors/{id}/targets/{targetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove monitor target
+         * @description Removes one target; 404 when it is not in that monitor.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     # Replace TARGET_ID with the the targetId path parameter.
+         *     curl -sS --fail-with-body -X DELETE 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets/TARGET_ID' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY"
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     // Replace TARGET_ID with the the targetId path parameter.
+         *     const result = await ds.v2.monitors.removeTarget('MONITOR_ID', 'TARGET_ID');
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     # Replace TARGET_ID with the the targetId path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets/TARGET_ID",
+         *         method="DELETE",
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        delete: operations["removeMonitorTarget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/monitors/{id}/targets/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove monitor targets (bulk)
+         * @description By target id (`ids`), by identifier (`targets`, normalised as when added), or both, up to 500 each. A LinkedIn company URL removes only the target added by that URL, never a profile target resolving to the same company.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets/remove' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"targets":["mollie.com"]}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = { targets: ['mollie.com'] };
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     const result = await ds.v2.monitors.removeTargets('MONITOR_ID', body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {"targets": ["mollie.com"]}
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/targets/remove",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        post: operations["removeMonitorTargets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/monitors/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay monitor events (ours)
+         * @description Queues again to the monitor's webhook every event it was sent from `since` (within the change log's retention, CHANGE_LOG_RETENTION_DAYS) to `until`, with the original event ids and bodies, in their original order, so a receiver that lost its data can rebuild it (a receiver that de-duplicates by event_id sees nothing new). 1 credit per event, debited when accepted; at most MONITOR_REPLAY_MAX events a call (more: a 400, replay in parts).
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     curl -sS --fail-with-body 'https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/replay' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       --data '{"since":"2026-11-01T00:00:00Z"}'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const body = { since: '2026-11-01T00:00:00Z' };
+         *     // Replace MONITOR_ID with the the id path parameter.
+         *     const result = await ds.v2.monitors.replay('MONITOR_ID', body);
+         *     console.dir(result, { depth: null });
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.request
+         *
+         *     body = {"since": "2026-11-01T00:00:00Z"}
+         *     # Replace MONITOR_ID with the the id path parameter.
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/monitors/MONITOR_ID/replay",
+         *         data=json.dumps(body).encode(),
+         *         headers={
+         *             "Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"],
+         *             "Content-Type": "application/json",
+         *         },
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        post: operations["replayMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1967,6 +2528,76 @@ export interface components {
             /** @enum {string} */
             code: "invalid_company_payload" | "invalid_api_key" | "subscription_expired" | "insufficient_credits" | "rate_limited" | "job_not_found" | "job_expired" | "match_engine_unavailable";
             /** @description Seconds until retry is recommended, present on rate limit responses. */
+            retryAfter?: number;
+            /** @description Ours: the field or parameter at fault, when one is */
+            param?: string;
+        };
+        /** Monitor */
+        Monitor: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            signal_types: ("funding_round" | "acquisition" | "job_change" | "hiring")[];
+            /** @description false = paused: targets kept, nothing delivered */
+            active: boolean;
+            webhook: {
+                /** @description A webhook id usable with the Webhooks API: test, deliveries, retry, rotate */
+                id: string;
+                endpoint_url: string | null;
+                /** @description Only in the response that created the endpoint */
+                secret?: string;
+            } | null;
+            stats: {
+                targets: number;
+                resolved_targets: number;
+                /** @description Signals of any type in the last 30 days for the monitor's resolved companies */
+                signals_30d: number;
+                last_delivery_at: string | null;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Ours: see MonitorCreateRequest */
+            backfill_days: number;
+            /** @description Ours: whether digests of its signals are mailed to the account (a monitor without a webhook, not unsubscribed) */
+            email_alerts: boolean;
+        };
+        /** Target */
+        Target: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            type: "domain" | "linkedin_company" | "linkedin_profile";
+            /** @description Normalised: acme.com, linkedin.com/company/<slug>, linkedin.com/in/<slug> */
+            value: string;
+            status: "resolved" | "pending";
+            company: {
+                id: string;
+                name: string | null;
+                slug: string | null;
+                domain: string | null;
+                industry: string | null;
+                country: string | null;
+            } | null;
+            resolved_at: string | null;
+            last_signal_type: string | null;
+            last_signal_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** Monitor_ErrorResponse */
+        Monitor_ErrorResponse: {
+            /** @enum {boolean} */
+            success: false;
+            error: string;
+            /**
+             * @description Published codes; ours: insufficient_credits (a replay), unavailable (503)
+             * @enum {string}
+             */
+            code: "bad_request" | "invalid_api_key" | "subscription_expired" | "not_found" | "rate_limited" | "internal_server_error" | "internal_error" | "insufficient_credits" | "unavailable";
+            /** @description Seconds until retry is recommended, on a 429 */
             retryAfter?: number;
             /** @description Ours: the field or parameter at fault, when one is */
             param?: string;
@@ -5981,6 +6612,1411 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Csv_ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Monitor"][];
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.list";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    signal_types: ("funding_round" | "acquisition" | "job_change" | "hiring")[];
+                    /**
+                     * Format: uri
+                     * @description Private, loopback and link-local addresses refused; omit for an email-only monitor
+                     */
+                    webhook_url?: string;
+                    /** @description Ours: days of past signals (of the monitor's signal_types) each newly resolved target is sent once, oldest first, marked `backfill: true` (0, the default, sends none, as the published service does) */
+                    backfill_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The monitor */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.create";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.get";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Replaces the list */
+                    signal_types?: ("funding_round" | "acquisition" | "job_change" | "hiring")[];
+                    webhook_url?: string | null;
+                    active?: boolean;
+                    /** @description Ours: days of past signals (of the monitor's signal_types) each newly resolved target is sent once, oldest first, marked `backfill: true` (0, the default, sends none, as the published service does) */
+                    backfill_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The monitor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.update";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.delete";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMonitorTargets: {
+        parameters: {
+            query?: {
+                status?: "resolved" | "pending";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of targets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Target"][];
+                        pagination: {
+                            limit: number;
+                            offset: number;
+                            /** @description Targets in this page */
+                            count: number;
+                            /** @description Targets matching the status filter */
+                            total: number;
+                        };
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.targets.list";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    addMonitorTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    targets: string[];
+                    /** @description Ours: as the monitor's backfill_days, for the targets this request adds (default: the monitor's) */
+                    backfill_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description What was added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Created by this request */
+                            added: components["schemas"]["Target"][];
+                            skipped_existing: number;
+                            /** @description As sent */
+                            invalid: string[];
+                            /** @description Normalised values of added targets not matched yet */
+                            pending: string[];
+                            /** @description Distinct resolved companies in the monitor after the request */
+                            resolved_companies: number;
+                        };
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.targets.add";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeMonitorTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.targets.remove";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeMonitorTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids?: string[];
+                    targets?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description What was removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            removed: components["schemas"]["Target"][];
+                            /** @description Ids and normalised identifiers that matched nothing */
+                            not_found: string[];
+                            invalid: string[];
+                            /** @description Distinct resolved companies left */
+                            resolved_companies: number;
+                        };
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.targets.remove";
+                            /** @description Always 0 */
+                            creditsUsed: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+        };
+    };
+    replayMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Events the monitor was sent from this time on (within the change log's retention) are sent again
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description Up to this time (default: now)
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            webhook_id: string;
+                            /** @description Events queued again, in their original order, with their original ids */
+                            events: number;
+                            /** Format: date-time */
+                            since: string;
+                            /** Format: date-time */
+                            until: string;
+                        };
+                        meta: {
+                            /** @enum {string} */
+                            endpoint: "monitors.replay";
+                            /** @description 1 per event queued again (as a delivery costs) */
+                            creditsUsed: number;
+                            creditsRemaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description A field or parameter breaks its rule, or a limit would be passed; the message names it (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring",
+                     *       "code": "bad_request",
+                     *       "param": "signal_types"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Not enough credits for the events of the window (insufficient_credits); nothing was queued */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description No such monitor (or target) on this account (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Not found",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retryAfter says when to try again (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor_ErrorResponse"];
                 };
             };
         };

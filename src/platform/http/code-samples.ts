@@ -77,6 +77,16 @@ const CLIENT_CALLS: Record<string, { call: string; all?: string }> = {
   retryWebhookDelivery: { call: 'v2.webhooks.retry' },
   createCSVEnrichmentJob: { call: 'v2.enrichment.create' },
   getCSVEnrichmentJob: { call: 'v2.enrichment.get' },
+  createMonitor: { call: 'v2.monitors.create' },
+  listMonitors: { call: 'v2.monitors.list' },
+  getMonitor: { call: 'v2.monitors.get' },
+  updateMonitor: { call: 'v2.monitors.update' },
+  deleteMonitor: { call: 'v2.monitors.delete' },
+  listMonitorTargets: { call: 'v2.monitors.targets' },
+  addMonitorTargets: { call: 'v2.monitors.addTargets' },
+  removeMonitorTarget: { call: 'v2.monitors.removeTarget' },
+  removeMonitorTargets: { call: 'v2.monitors.removeTargets' },
+  replayMonitor: { call: 'v2.monitors.replay' },
 };
 
 /**
@@ -100,6 +110,15 @@ const BODIES: Record<string, unknown> = {
     filters: { countries: 'US' },
   },
   updateWebhook: { active: false },
+  createMonitor: {
+    name: 'Target accounts',
+    signal_types: ['funding_round', 'acquisition', 'job_change', 'hiring'],
+    webhook_url: 'https://example.com/hooks/dealsignal',
+  },
+  updateMonitor: { active: false },
+  addMonitorTargets: { targets: ['mollie.com', 'https://www.linkedin.com/company/stripe'], backfill_days: 30 },
+  removeMonitorTargets: { targets: ['mollie.com'] },
+  replayMonitor: { since: '2026-11-01T00:00:00Z' },
   createCSVEnrichmentJob: {
     fileName: 'target-accounts.csv',
     wait: true,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Config } from '../../config.js';
 import { ERROR_V2_CODE, errorCodeOf } from '../../catalog/index.js';
-import { enrichmentErrorCode, webhookErrorCode } from '../../catalog/index.js';
+import { enrichmentErrorCode, monitorErrorCode, webhookErrorCode } from '../../catalog/index.js';
 import { isListParam, LIST_PARAM } from '../../catalog/index.js';
 import { loadAssets, loadDocsAssets } from '../web/index.js';
 import { withCodeSamples } from './code-samples.js';
@@ -44,6 +44,11 @@ const ENRICHMENT_400 = {
   error: 'companies[3]: include at least one of company_name, website_url or linkedin_url (or one of their aliases), not blank',
   param: 'companies[3]',
 };
+/** The Monitoring API's 400, as published. */
+const MONITOR_400 = {
+  error: 'signal_types must be a non-empty array of: funding_round, acquisition, job_change, hiring',
+  param: 'signal_types',
+};
 /** The webhooks API's 400 names a body field. */
 const WEBHOOK_400 = { error: 'endpoint_url must be a valid http or https URL', param: 'endpoint_url' };
 
@@ -67,12 +72,21 @@ export function withErrorExamples<T extends { paths?: object }>(document: T): T 
         const webhooks = media.schema?.$ref?.endsWith('/WebhookError') === true;
         // The enrichment API's errors carry its published codes too (Csv_ErrorResponse).
         const enrichment = media.schema?.$ref?.endsWith('/Csv_ErrorResponse') === true;
-        const known = code === 400 && webhooks ? WEBHOOK_400 : code === 400 && enrichment ? ENRICHMENT_400 : EXAMPLE_ERRORS[code];
+        // And the Monitoring API's (Monitor_ErrorResponse).
+        const monitors = media.schema?.$ref?.endsWith('/Monitor_ErrorResponse') === true;
+        const special = webhooks ? WEBHOOK_400 : enrichment ? ENRICHMENT_400 : monitors ? MONITOR_400 : undefined;
+        const known = code === 400 && special ? special : EXAMPLE_ERRORS[code];
         const error = known ?? { error: STATUS_CODES[code] ?? 'Error' };
         media.example = {
           success: false,
           error: error.error,
-          code: webhooks ? webhookErrorCode(code) : enrichment ? enrichmentErrorCode(code) : ERROR_V2_CODE[errorCodeOf(code)],
+          code: webhooks
+            ? webhookErrorCode(code)
+            : enrichment
+              ? enrichmentErrorCode(code)
+              : monitors
+                ? monitorErrorCode(code)
+                : ERROR_V2_CODE[errorCodeOf(code)],
           ...(error.param !== undefined && { param: error.param }),
         };
       }

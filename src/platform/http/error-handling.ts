@@ -83,6 +83,49 @@ export const v2ErrorShape = jsonErrorShape(
   },
 );
 
+/** The body of a published API's coded error: {success: false, error, code}, retryAfter on a 429, param when one is at fault. */
+export function codedErrorBody<C extends string>(
+  codeOf: (status: number) => C,
+  status: number,
+  message: string,
+  param?: string,
+  retryAfter?: string,
+) {
+  const seconds = retryAfter === undefined ? NaN : Number.parseInt(retryAfter, 10);
+  return {
+    success: false as const,
+    error: message,
+    code: codeOf(status),
+    ...(status === 429 && Number.isFinite(seconds) && { retryAfter: seconds }),
+    ...(param !== undefined && { param }),
+  };
+}
+
+/**
+ * The error shape of an API part with published codes (CSV enrichment, monitors): the v2 {success:
+ * false, error} with the code of each status and, on a 429, `retryAfter` in seconds, read from the
+ * Retry-After header the rate limiter set.
+ */
+export function codedErrorShape(
+  codeOf: (status: number) => string,
+  texts: { unavailableMessage: string; notFoundMessage: string },
+): JsonErrorShape {
+  const shape = jsonErrorShape((status, message, detail) => codedErrorBody(codeOf, status, message, detail?.param), {
+    internalMessage: v2ErrorShape.internalMessage,
+    ...texts,
+  });
+  return {
+    ...shape,
+    send(_request, reply, status, message, detail) {
+      const retryAfter = reply.getHeader('retry-after');
+      const body = shape.body(status, message, detail) as ReturnType<typeof codedErrorBody>;
+      return reply
+        .code(status)
+        .send(retryAfter === undefined ? body : codedErrorBody(codeOf, status, body.error, detail?.param, String(retryAfter)));
+    },
+  };
+}
+
 /**
  * The error shapes of API parts under a path of their own (the enrichment API's published codes), as
  * their routes register them: what answers before any route does (the load shedder, an unknown

@@ -13,6 +13,8 @@ export {
   v1ErrorShape,
   v2ErrorShape,
   jsonErrorShape,
+  codedErrorBody,
+  codedErrorShape,
   type ErrorShape,
 } from './error-handling.js';
 export { operations, requestId } from './operations.js';
