@@ -30,7 +30,9 @@ import { WebhookService } from './webhooks/index.js';
 import { keyringOf } from './platform/infra/index.js';
 import { WebhookSecrets } from './webhooks/index.js';
 import { completedEvent, ENRICHMENT_SHARED_SCHEMAS, EnrichmentService, EnrichmentWorker } from './enrichment/index.js';
-import { MONITOR_SHARED_SCHEMAS, MonitorPass, MonitorService } from './monitors/index.js';
+import { DigestTimer, MonitorDigests, MONITOR_SHARED_SCHEMAS, MonitorPass, MonitorService } from './monitors/index.js';
+import { unsubscribeRoutes } from './monitors/index.js';
+import { SmtpMailSender } from './platform/mail/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -144,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimitStore = options.rateLimitStore ?? defaultRateLimitStore(config, app.log);
   // Signs the account pages' cookies and keys the list pages' ETags.
   if (!config.sessionSecret) throw new Error('SESSION_SECRET is not set');
+  const sessionSecret = config.sessionSecret;
   const credits = new CreditMeter(db, config.credits);
   const webhookPolicy = { allowedNetworks: config.webhooks.allowedNetworks, resolver: options.webhookResolver ?? systemResolver };
   const webhookTransport = new HttpWebhookTransport({ policy: webhookPolicy, timeoutMs: config.webhooks.timeoutMs });
@@ -221,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new MonitorPass(db, services.webhooks, app.log, {
       batchSize: config.monitors.passBatch,
       backfillMax: config.monitors.backfillMax,
+      retentionMs: config.changeLogRetentionDays * 86_400_000,
     }),
   );
   // Enrichment jobs are worked on by every process that runs a worker (they are claimed under a lease).
@@ -244,11 +248,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     );
   }
+  // Digests of monitors without a webhook, mailed through the operator's SMTP server (none without one).
+  const mail = config.monitors.smtpUrl ? new SmtpMailSender(config.monitors.smtpUrl, config.monitors.mailFrom) : undefined;
+  const digests = mail
+    ? new DigestTimer(
+        new MonitorDigests(db, mail, {
+          minutes: config.monitors.digestMinutes,
+          publicUrl: config.publicUrl,
+          secret: sessionSecret,
+        }),
+        config.monitors.mailPollMs,
+        app.log,
+      )
+    : undefined;
   app.addHook('onReady', async () => {
     delivery?.start();
+    digests?.start();
     enrichmentWorker?.start();
   });
   app.addHook('onClose', async () => {
+    await digests?.stop();
+    mail?.close();
     await enrichmentWorker?.stop();
     await delivery?.stop();
     await webhookTransport.close();
@@ -272,8 +292,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerDocs(app, config);
   // The home page, sign-up/sign-in and the profile page (HTML, in a scope of their own).
-  const sessionSecret = config.sessionSecret;
   await app.register((scope) => accountRoutes(scope, services, { sessionSecret }));
+  await app.register((scope) => unsubscribeRoutes(scope, { db, secret: sessionSecret }));
 
   await app.register((scope) => v1Routes(scope, services), { prefix: '/api/v1' });
   await app.register((scope) => v2Routes(scope, services), { prefix: '/api/v2' });

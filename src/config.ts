@@ -129,6 +129,8 @@ export interface Config {
     mailFrom: string;
     /** A monitor's digest goes out at most this often, in minutes. */
     digestMinutes: number;
+    /** How often monitors due a digest are looked for. */
+    mailPollMs: number;
   };
   rateLimits: {
     enabled: boolean;
@@ -350,6 +352,7 @@ export function loadConfig(env: Env = process.env): Config {
       smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:'], problems),
       mailFrom: env.MAIL_FROM?.trim() || 'dealsignal <alerts@dealsignal.localhost>',
       digestMinutes: intVar(env, 'MONITOR_DIGEST_MINUTES', 60, 1, 10_080, problems),
+      mailPollMs: intVar(env, 'MONITOR_MAIL_POLL_MS', 30_000, 10, 3_600_000, problems),
     },
     rateLimits: {
       enabled: boolVar(env, 'RATE_LIMITS', true, problems),

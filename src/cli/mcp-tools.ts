@@ -638,4 +638,99 @@ function enrichTool(): McpTool {
   };
 }
 
-export const MCP_TOOLS: readonly McpTool[] = [...LIST_TOOLS.map(listTool), changesTool(), companyTool(), enrichTool()];
+/** list_monitors: the account's monitors, as GET /api/v2/monitors answers (free). */
+function listMonitorsTool(): McpTool {
+  return {
+    name: 'list_monitors',
+    title: 'List monitors',
+    description:
+      "The account's monitors (GET /api/v2/monitors): each watch list's id, name, signal_types (funding_round, acquisition, " +
+      'job_change, hiring), whether it is active, its webhook (or email digests), and its stats: targets, resolved_targets, ' +
+      'signals_30d, last_delivery_at. Free. Use a monitor id with add_monitor_targets.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    outputSchema: {
+      type: 'object',
+      properties: { monitors: { type: 'array', items: { type: 'object' }, description: 'Newest first, paused ones included' } },
+      required: ['monitors'],
+    },
+    async call(ds, _args, options) {
+      const body = await ds.v2.monitors.list(options);
+      return { monitors: body.data };
+    },
+  };
+}
+
+/** Targets add_monitor_targets takes in one call, as the API does. */
+const TARGETS_MAX = 500;
+
+/** add_monitor_targets: companies added to a monitor; idempotent, so safe to call again. */
+function addMonitorTargetsTool(): McpTool {
+  return {
+    name: 'add_monitor_targets',
+    title: 'Add companies to a monitor',
+    description:
+      `Adds up to ${TARGETS_MAX} companies to a monitor (POST /api/v2/monitors/{id}/targets): company domains or website ` +
+      'URLs (acme.com), LinkedIn company URLs, or LinkedIn profile URLs (the company that person works at). Idempotent: ' +
+      'companies already watched are counted in skipped_existing, never added twice, so calling again after a failure is ' +
+      'safe. Entries of none of the kinds come back in `invalid`. Known companies resolve at once; the others are `pending` ' +
+      'and resolve when data about them arrives. backfill_days (0-90) sends each newly resolved company the past signals of ' +
+      'that window once. Free.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        monitor_id: { type: 'string', maxLength: 100, description: 'The monitor (list_monitors gives the ids)' },
+        targets: {
+          type: 'array',
+          minItems: 1,
+          maxItems: TARGETS_MAX,
+          items: { type: 'string', minLength: 1, maxLength: 500 },
+          description: 'Domains, LinkedIn company URLs or LinkedIn profile URLs',
+        },
+        backfill_days: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 90,
+          description: "Days of past signals to send (default: the monitor's)",
+        },
+      },
+      required: ['monitor_id', 'targets'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        added: { type: 'array', items: { type: 'object' }, description: 'Targets this call created (value, status, company)' },
+        skipped_existing: integer('Targets already in the monitor'),
+        invalid: { type: 'array', items: { type: 'string' }, description: 'Entries that are no domain or LinkedIn URL' },
+        pending: { type: 'array', items: { type: 'string' }, description: 'Added targets not matched to a company yet' },
+        resolved_companies: integer('Distinct companies the monitor now watches'),
+      },
+      required: ['added', 'skipped_existing', 'invalid', 'pending', 'resolved_companies'],
+    },
+    async call(ds, args, options) {
+      if (typeof args.monitor_id !== 'string' || args.monitor_id === '') throw new ArgumentError('monitor_id: give a monitor id');
+      const targets = args.targets;
+      if (!Array.isArray(targets) || targets.length === 0 || targets.length > TARGETS_MAX) {
+        throw new ArgumentError(`targets: give 1 to ${TARGETS_MAX} domains or LinkedIn URLs`);
+      }
+      const body = await ds.v2.monitors.addTargets(
+        args.monitor_id,
+        {
+          targets: targets.map(String),
+          ...(typeof args.backfill_days === 'number' && { backfill_days: args.backfill_days }),
+        },
+        options,
+      );
+      return body.data;
+    },
+  };
+}
+
+export const MCP_TOOLS: readonly McpTool[] = [
+  ...LIST_TOOLS.map(listTool),
+  changesTool(),
+  companyTool(),
+  enrichTool(),
+  listMonitorsTool(),
+  addMonitorTargetsTool(),
+];

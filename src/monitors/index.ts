@@ -4,3 +4,7 @@ export { monitorRoutes } from './routes.js';
 export { MONITOR_SHARED_SCHEMAS } from './schemas.js';
 export { MonitorService } from './service.js';
 export { MonitorPass } from './pass.js';
+export { DigestTimer, MonitorDigests } from './digests.js';
+export { unsubscribeRoutes } from './unsubscribe-routes.js';
+export { monitorsCard } from './pages.js';
+export { monitorPortalRoutes } from './portal-routes.js';

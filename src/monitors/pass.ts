@@ -18,6 +18,7 @@ import {
   clearBackfill,
   insertMonitorEvents,
   lockMonitorPosition,
+  pruneMonitorEvents,
   resolveTargets,
   setMonitorPosition,
   signalsSince,
@@ -46,7 +47,12 @@ export interface MonitorPassOptions {
   batchSize: number;
   /** Signals one target's backfill sends, at most (the oldest of the window first). */
   backfillMax: number;
+  /** How long what monitors were sent is kept for replay: the change log's retention. */
+  retentionMs: number;
 }
+
+/** How often what monitors were sent is pruned. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** What an event tells its receiver (data of a monitor.signal event). */
 export interface MonitorSignal {
@@ -62,6 +68,8 @@ export interface MonitorSignal {
 }
 
 export class MonitorPass {
+  private prunedAt = 0;
+
   constructor(
     private readonly db: Database,
     private readonly webhooks: WebhookService,
@@ -107,6 +115,10 @@ export class MonitorPass {
       return { changes: read.changes.length, events: fresh.size, delivered: deliveries.length > 0 };
     });
     if (result.delivered) this.webhooks.wakeSender();
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await pruneMonitorEvents(this.db, new Date(Date.now() - this.options.retentionMs));
+    }
     return { changes: result.changes, events: result.events };
   }
 

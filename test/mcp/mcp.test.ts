@@ -186,7 +186,10 @@ describeOnOneStore('dealsignal mcp', (backend) => {
   const defaultFields = (name: string) => (tools.get(name)!.inputSchema.properties!.fields as { default: string[] }).default;
 
   it("lists the tools, each list with its route's parameters plus fields, and a smaller default page", () => {
-    assert.deepEqual([...tools.keys()].sort(), [...Object.keys(TOOLS), 'get_company', 'enrich_companies'].sort());
+    assert.deepEqual(
+      [...tools.keys()].sort(),
+      [...Object.keys(TOOLS), 'get_company', 'enrich_companies', 'list_monitors', 'add_monitor_targets'].sort(),
+    );
     for (const [name, route] of Object.entries(TOOLS)) {
       const schema = tools.get(name)!.inputSchema;
       const properties = schema.properties as Record<string, Record<string, unknown>>;
@@ -342,6 +345,41 @@ describeOnOneStore('dealsignal mcp', (backend) => {
     assert.equal(unknown!.matched, false);
     const tooMany = await call('enrich_companies', { companies: [] });
     assert.equal(tooMany.isError, true);
+  });
+
+  it('add_monitor_targets adds companies to a monitor, and again adds nothing; list_monitors shows them', async () => {
+    const created = await fetch(`${url}/api/v2/monitors`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'From a model', signal_types: ['funding_round', 'hiring'] }),
+    });
+    assert.equal(created.status, 201);
+    const monitorId = ((await created.json()) as { data: { id: string } }).data.id;
+    const listed = await result<ListResult>('list_companies', { limit: 2, fields: ['id', 'website'] });
+    const websites = (listed.records as { website: string | null }[]).flatMap((c) => (c.website ? [c.website] : []));
+    const targets = [...websites, 'not a domain'];
+    const first = await result<{
+      added: { status: string }[];
+      skipped_existing: number;
+      invalid: string[];
+      resolved_companies: number;
+    }>('add_monitor_targets', { monitor_id: monitorId, targets });
+    assert.equal(first.added.length, websites.length);
+    assert.ok(first.added.every((t) => t.status === 'resolved'));
+    assert.deepEqual(first.invalid, ['not a domain']);
+    assert.equal(first.resolved_companies, websites.length);
+    // Safe to retry: the same call adds nothing.
+    const again = await result<{ added: unknown[]; skipped_existing: number }>('add_monitor_targets', {
+      monitor_id: monitorId,
+      targets,
+    });
+    assert.deepEqual([again.added.length, again.skipped_existing], [0, websites.length]);
+    const monitors = await result<{ monitors: { id: string; stats: { targets: number } }[] }>('list_monitors');
+    assert.equal(monitors.monitors.find((m) => m.id === monitorId)?.stats.targets, websites.length);
+    assert.match(
+      await failure('add_monitor_targets', { monitor_id: '00000000-0000-4000-8000-000000000000', targets: ['a.com'] }),
+      /not found/i,
+    );
   });
 
   it('list_changes follows a cursor, with records trimmed to their data set’s default fields', async () => {

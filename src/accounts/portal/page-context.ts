@@ -15,7 +15,7 @@ import type { FlashCookie } from './flash.js';
  * limiter (rate limits off) their actions are not metered.
  */
 export type AccountServices = Pick<AppServices, 'config' | 'db' | 'keys' | 'credits' | 'usage' | 'rateLimitStore'> &
-  Partial<Pick<AppServices, 'webhooks' | 'enrichment' | 'limiter' | 'metrics'>>;
+  Partial<Pick<AppServices, 'webhooks' | 'enrichment' | 'monitors' | 'limiter' | 'metrics'>>;
 
 /** What every account route needs, resolved once at registration. */
 export interface WebDeps {

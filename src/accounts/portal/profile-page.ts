@@ -9,6 +9,7 @@ import { alert, csrfInput, layout, type PageContext } from '../../platform/web/i
 import { tierName } from './home-page.js';
 import { formProblemSummary, webhooksCard, type WebhooksSectionView } from '../../webhooks/index.js';
 import { enrichmentCard } from '../../enrichment/index.js';
+import { monitorsCard } from '../../monitors/index.js';
 
 export interface NewKeyView {
   /** The full key: in this response only. */
@@ -331,7 +332,7 @@ export function accountPage(ctx: PageContext, view: AccountView): string {
     ${view.webhooks?.problem ? formProblemSummary('new-webhook', view.webhooks.problem) : ''}
     <div class="grid grid-3 stats">${planCard(profile)}${creditsCard(profile)}${requestsCard(profile)}</div>
     ${keysCard(view)} ${view.webhooks ? webhooksCard(view.webhooks) : ''} ${view.enrichment ? enrichmentCard(view.csrfToken) : ''}
-    ${usageCard(profile)} ${quickStartCard(view)}
+    ${monitorsCard(view.csrfToken, ctx.assets)} ${usageCard(profile)} ${quickStartCard(view)}
   </div>`;
   return layout(ctx, { title: 'Account', main, ...(view.enrichment && { script: ctx.assets.enrichment }) });
 }

@@ -14,6 +14,7 @@ import { CSRF_PROBLEM, CSRF_STATUS, PROBLEM_STATUS, pageContext, sendPage, signI
 import { requestSession, sessionCsrfValid, type SignedInSession } from './cookies.js';
 import { webhookPortalRoutes } from '../../webhooks/index.js';
 import { enrichmentPortalRoutes } from '../../enrichment/index.js';
+import { monitorPortalRoutes } from '../../monitors/index.js';
 
 const CsrfBody = Type.Object({ _csrf: Type.Optional(Type.String({ maxLength: 200 })) });
 const CreateKeyBody = Type.Object({
@@ -220,4 +221,5 @@ export function profileRoutes(app: FastifyInstance, deps: WebDeps): void {
     renderAccount(request, reply, session, status, { webhookForm }),
   );
   enrichmentPortalRoutes(app, deps);
+  monitorPortalRoutes(app, deps);
 }

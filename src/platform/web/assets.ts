@@ -26,6 +26,8 @@ export interface Assets {
   js: Asset;
   /** The profile page's enrichment card: reads a CSV file, runs the job, builds the downloads. */
   enrichment: Asset;
+  /** The profile page's monitors card: sends its forms, reads a CSV file of targets, refreshes the list. */
+  monitors: Asset;
   icon: Asset;
   byPath: Map<string, Asset>;
 }
@@ -40,6 +42,8 @@ export function loadAssets(): Assets {
   const css = load('app.css', 'text/css; charset=utf-8');
   const js = load('app.js', 'text/javascript; charset=utf-8');
   const enrichment = load('enrichment.js', 'text/javascript; charset=utf-8');
+  const monitors = load('monitors.js', 'text/javascript; charset=utf-8');
   const icon = load('icon.svg', 'image/svg+xml');
-  return { css, js, enrichment, icon, byPath: new Map([css, js, enrichment, icon].map((asset) => [asset.path, asset])) };
+  const all = [css, js, enrichment, monitors, icon];
+  return { css, js, enrichment, monitors, icon, byPath: new Map(all.map((asset) => [asset.path, asset])) };
 }

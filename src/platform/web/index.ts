@@ -12,5 +12,5 @@ export {
   formatShortDate,
   plural,
 } from './format.js';
-export { html, type SafeHtml } from './html.js';
+export { escapeHtml, html, type SafeHtml } from './html.js';
 export { CSRF_FIELD, layout, alert, csrfInput, type Viewer, type PageContext } from './layout.js';
