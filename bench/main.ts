@@ -13,6 +13,7 @@ const ALL = [
   'companies.ts',
   'hiring.ts',
   'enrichment.ts',
+  'monitors.ts',
   'ingest.ts',
   'webhooks.ts',
   'import-readers.ts',

@@ -472,7 +472,15 @@ describe('operator commands next to the embedded server', () => {
       const { port } = JSON.parse(readFileSync(join(dataDir, 'operator-channel.json'), 'utf8'));
       // The server's open descriptors (Linux): each connection left behind holds one.
       const openFds = () => (process.platform === 'linux' ? readdirSync(`/proc/${server.child.pid}/fd`).length : 0);
-      const before = openFds();
+      // Once settled: the first runs of the background passes open the store's files of the tables
+      // they read, which on a busy machine may come after the banner.
+      let before = openFds();
+      for (let stable = 0, i = 0; stable < 10 && i < 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const now = openFds();
+        stable = now === before ? stable + 1 : 0;
+        before = now;
+      }
       const probe = () =>
         new Promise<void>((resolve) => {
           // Connects and hangs up at once, as `nc -z` or a port scanner does.

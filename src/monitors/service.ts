@@ -246,18 +246,21 @@ export class MonitorService {
       const companies = await companiesForKeys(tx, fresh);
       const added = fresh.map((t) => ({ id: randomUUID(), ...t, companyId: companies.get(t.value) ?? null, backfillDays }));
       await insertTargets(tx, { id: monitor.id, accountId: caller.accountId }, added);
-      const rows = await targetsById(
-        tx,
-        monitor.id,
-        added.map((t) => t.id),
+      const stored = new Map(
+        (
+          await targetsById(
+            tx,
+            monitor.id,
+            added.map((t) => t.id),
+          )
+        ).map((row) => [row.id, row]),
       );
+      // Newest first, as the list serves them: the last sent first.
+      const rows = added.map((t) => stored.get(t.id)!).reverse();
       return { rows, skipped: targets.length - fresh.length, resolved: await resolvedCompanies(tx, monitor.id) };
     });
     if (backfillDays > 0) this.onChange();
-    const byId = new Map(result.rows.map((row) => [row.id, row]));
-    // Newest first, as the list serves them: the last sent first.
-    const ordered = [...result.rows].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
-    const added = await this.targetViews(ordered.filter((row) => byId.has(row.id)));
+    const added = await this.targetViews(result.rows);
     return {
       added,
       skipped_existing: result.skipped,
