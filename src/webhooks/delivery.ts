@@ -178,12 +178,20 @@ export class WebhookDelivery {
         for (let i = 0; i < 100; i++) {
           const { changes } = await pass.runOnce();
           if (changes === 0) break;
+          // What a batch queued starts going out while the next batches are read: a large import's
+          // first deliveries do not wait for its last.
+          await this.sendDue();
           await new Promise((resolve) => setImmediate(resolve));
         }
       } catch (error) {
         this.log.error(`webhooks: a change pass failed: ${(error as Error).message}`);
       }
     }
+    await this.sendDue();
+  }
+
+  /** Claims the webhooks with deliveries due (as many as there are free slots) and starts sending to them. */
+  private async sendDue(): Promise<void> {
     const free = this.options.concurrency - this.inFlight.size;
     if (free <= 0 || this.stopped) return;
     const claimed = await claimDueWebhooks(this.db, this.owner, this.options.leaseMs, free, this.options.perWebhook ?? 50);
