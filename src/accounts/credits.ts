@@ -17,6 +17,26 @@ export type { Allowances };
 export const creditsExhausted = () =>
   new ApiError('CREDITS_EXHAUSTED', 'API credits exhausted for this billing period; they refill at the start of next month');
 
+/** What a paid write's transaction throws when its debit found the balance short (see withRefill). */
+export class CreditsShort extends Error {}
+
+/**
+ * Runs a paid write: `attempt` is a transaction that debits (debitCredits) and throws CreditsShort
+ * when the balance is short, so nothing it wrote is kept. Short, the month's refill is applied when
+ * due and the write tried once more; still short, a 402.
+ */
+export async function withRefill<T>(credits: CreditMeter, accountId: number, attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (err) {
+    if (!(err instanceof CreditsShort)) throw err;
+    if (!(await credits.refill(accountId))) throw creditsExhausted();
+    return attempt().catch((again: unknown) => {
+      throw again instanceof CreditsShort ? creditsExhausted() : again;
+    });
+  }
+}
+
 /** Charges of one account waiting for the statement in flight to end, with their callers. */
 interface Waiting {
   charges: RequestCharge[];

@@ -5,7 +5,7 @@ export { v1Key, authorizationWithoutBearer, bearerKey, keyOnlyInV1Header } from 
 export { listApiKeys, revokeApiKey, anyApiKeyExists } from './api-key-queries.js';
 export { createApiKey, DEFAULT_ROLL_GRACE_MS } from './api-keys.js';
 export { debitCredits, lockSpendable } from './credit-queries.js';
-export { CreditMeter, creditsExhausted } from './credits.js';
+export { CreditMeter, CreditsShort, creditsExhausted, withRefill } from './credits.js';
 export { KeyVerifier } from './key-verifier.js';
 export { loadPasswordEstimator } from './passwords.js';
 export { errors, settleCredits } from './pricing-routes.js';

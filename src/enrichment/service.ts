@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, invalidParameter } from '../catalog/index.js';
-import { creditsExhausted, debitCredits, type CreditMeter } from '../accounts/index.js';
+import { CreditsShort, debitCredits, withRefill, type CreditMeter } from '../accounts/index.js';
 import type { Database } from '../platform/db/index.js';
 import { emptySummary } from './enrich.js';
 import { detectMapping, readInputs } from './inputs.js';
@@ -28,9 +28,6 @@ export interface Caller {
   accountId: number;
   keyId: string | null;
 }
-
-/** Why a debit found nothing to take: tried again after the month's refill. */
-class Short extends Error {}
 
 export class EnrichmentService {
   /** Jobs' progress and endings seen by this process's worker: a waiting request wakes at once. */
@@ -55,10 +52,10 @@ export class EnrichmentService {
   async create(caller: Caller, body: EnrichmentRequest): Promise<{ job: JobRow; creditsRemaining: number }> {
     const inputs = readInputs(body.companies);
     const mapping = detectMapping(inputs);
-    const attempt = () =>
+    const created = await withRefill(this.credits, caller.accountId, () =>
       this.db.transaction(async (tx) => {
         const balance = await debitCredits(tx, { ...caller, cost: 1, endpoint: ENDPOINT_CREATE });
-        if (balance === undefined) throw new Short();
+        if (balance === undefined) throw new CreditsShort();
         const job = await insertJob(tx, {
           id: randomUUID(),
           ...caller,
@@ -68,17 +65,8 @@ export class EnrichmentService {
           summary: emptySummary(inputs.length),
         });
         return { job, creditsRemaining: balance };
-      });
-    let created: { job: JobRow; creditsRemaining: number };
-    try {
-      created = await attempt();
-    } catch (err) {
-      if (!(err instanceof Short)) throw err;
-      if (!(await this.credits.refill(caller.accountId))) throw creditsExhausted();
-      created = await attempt().catch((again: unknown) => {
-        throw again instanceof Short ? creditsExhausted() : again;
-      });
-    }
+      }),
+    );
     this.onCreated();
     return created;
   }

@@ -7,7 +7,7 @@ import { ApiError, invalidParameter, urlKey, type CompanyRecord } from '../catal
 import type { Tier } from '../config.js';
 import type { Database, Queryable } from '../platform/db/index.js';
 import type { PreparedEndpoint, WebhookService } from '../webhooks/index.js';
-import { creditsExhausted, debitCredits, type CreditMeter } from '../accounts/index.js';
+import { CreditsShort, debitCredits, withRefill, type CreditMeter } from '../accounts/index.js';
 import {
   companiesForKeys,
   countAccountTargets,
@@ -63,9 +63,6 @@ const DAY_MS = 86_400_000;
 
 const monitorNotFound = () => new ApiError('NOT_FOUND', 'Monitor not found');
 const targetNotFound = () => new ApiError('NOT_FOUND', 'Target not found');
-
-/** Why a debit found nothing to take: tried again after the month's refill. */
-class Short extends Error {}
 
 export interface MonitorView {
   id: string;
@@ -330,7 +327,7 @@ export class MonitorService {
     }
     if (until.getTime() < since.getTime()) throw invalidParameter('until must not be before since', 'until');
     const webhookId = monitor.webhook_id;
-    const attempt = () =>
+    const done = await withRefill(this.credits, caller.accountId, () =>
       this.db.transaction(async (tx) => {
         const count = await countReplay(tx, monitor.id, since, until);
         if (count > this.limits.replayMax) {
@@ -341,20 +338,11 @@ export class MonitorService {
         }
         if (count === 0) return { events: 0, creditsRemaining: undefined };
         const balance = await debitCredits(tx, { ...caller, cost: count, endpoint: ENDPOINT_REPLAY });
-        if (balance === undefined) throw new Short();
+        if (balance === undefined) throw new CreditsShort();
         await replayEvents(tx, this.webhooks, { monitorId: monitor.id, webhookId, accountId: caller.accountId, since, until });
         return { events: count, creditsRemaining: balance };
-      });
-    let done: { events: number; creditsRemaining: number | undefined };
-    try {
-      done = await attempt();
-    } catch (err) {
-      if (!(err instanceof Short)) throw err;
-      if (!(await this.credits.refill(caller.accountId))) throw creditsExhausted();
-      done = await attempt().catch((again: unknown) => {
-        throw again instanceof Short ? creditsExhausted() : again;
-      });
-    }
+      }),
+    );
     if (done.events > 0) this.webhooks.wakeSender();
     return {
       data: { webhook_id: webhookId, events: done.events, since: since.toISOString(), until: until.toISOString() },

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { acquisitionRecord, companyRecord, hiringRecord, jobChangeRecord } from '../fixtures.js';
 import { buildApp } from '../../src/app.js';
 import { clearData, describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
+import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 import { documentValidator, publishedSchemasMissing } from '../v2/published-schemas.js';
 import { startReceiver, verifyBoth } from '../webhooks/receiver.js';
 
@@ -88,15 +88,7 @@ describeEach('csv enrichment', (backend) => {
   };
   const balance = async () =>
     (await ctx.db.query<{ n: number }>('SELECT credits_remaining::int AS n FROM accounts WHERE id = $1', [accountId]))[0]!.n;
-  const importKind = async (kind: string, records: object[]) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/admin/ingest/${kind}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-      payload: ndjson(records),
-    });
-    assert.equal((res.json() as { committed: boolean }).committed, true, res.body);
-  };
+  const importKind = (kind: string, records: object[]) => importRecords(ctx.app, kind, records);
   /** Every result of the job, read page by page through nextCursor. */
   const allResults = async (jobId: string, limit: number) => {
     const results: Record<string, unknown>[] = [];

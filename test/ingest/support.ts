@@ -58,6 +58,17 @@ export function ndjson(lines: (object | string)[]): string {
   return lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
 }
 
+/** Imports records of a kind through the admin endpoint (ADMIN_TOKEN) and checks the import committed. */
+export async function importRecords(app: FastifyInstance, kind: string, records: object[]): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/admin/ingest/${kind}`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+    payload: ndjson(records),
+  });
+  assert.equal((res.json() as { committed: boolean }).committed, true, res.body);
+}
+
 /** The text as a stream of small chunks, so records straddle chunk boundaries. */
 export function chunked(text: string | Buffer, size = 97): Readable {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;

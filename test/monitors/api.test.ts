@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { companyRecord, jobChangeRecord } from '../fixtures.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
+import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 
 interface Monitor {
   id: string;
@@ -76,15 +76,7 @@ describeEach('monitors API', (backend) => {
       body: res.json() as Record<string, unknown> & { data: never; meta: never; pagination: { total: number } },
     };
   };
-  const importKind = async (kind: string, records: object[]) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/admin/ingest/${kind}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-      payload: ndjson(records),
-    });
-    assert.equal((res.json() as { committed: boolean }).committed, true, res.body);
-  };
+  const importKind = (kind: string, records: object[]) => importRecords(ctx.app, kind, records);
   const expectError = (res: { status: number; body: Record<string, unknown> }, status: number, code: string) => {
     assert.equal(res.status, status, JSON.stringify(res.body));
     assert.equal(res.body.success, false);

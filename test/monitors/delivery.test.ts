@@ -7,7 +7,7 @@ import { after, before, beforeEach, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { companyRecord, fundingRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
+import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 import { startReceiver, verifyBoth, type TestReceiver } from '../webhooks/receiver.js';
 
 interface MonitorSignal {
@@ -55,15 +55,7 @@ describeEach('monitor deliveries', (backend) => {
     assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.json() as { data: never; meta: never };
   };
-  const importKind = async (kind: string, records: object[]) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/admin/ingest/${kind}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-      payload: ndjson(records),
-    });
-    assert.equal((res.json() as { committed: boolean }).committed, true, res.body);
-  };
+  const importKind = (kind: string, records: object[]) => importRecords(ctx.app, kind, records);
   const webhookDebits = async () =>
     (
       await ctx.db.query<{ n: number }>(
@@ -187,6 +179,22 @@ describeEach('monitor deliveries', (backend) => {
     assert.equal(eventsAt('/a', monitor.webhook.secret).length, 2);
     const targets = (await call('GET', `/api/v2/monitors/${monitor.id}/targets`)) as unknown as { pagination: { total: number } };
     assert.equal(targets.pagination.total, 2);
+
+    // The Webhooks API's test and retry reach the monitor's webhook.
+    const tested = (await call('POST', `/api/v2/webhooks/${monitor.webhook.id}/test`)) as unknown as { success: boolean };
+    assert.equal(tested.success, true);
+    await waitUntil('the test event', () => eventsAt('/a', monitor.webhook.secret).some((e) => e.event_type === 'system.test'));
+    const log = (await call('GET', `/api/v2/webhooks/${monitor.webhook.id}/deliveries`)) as unknown as {
+      data: { id: string; event_type: string }[];
+    };
+    // A retry reaches the monitor's delivery (one that succeeded has nothing to retry: the published 409).
+    const signal = log.data.find((d) => d.event_type === 'monitor.signal')!;
+    const retry = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v2/webhooks/${monitor.webhook.id}/deliveries/${signal.id}/retry`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.deepEqual([retry.statusCode, (retry.json() as { code: string }).code], [409, 'conflict']);
   });
 
   it("resolves a pending target in the pass that reads the import bringing its company, and sends that import's signals", async () => {

@@ -10,22 +10,14 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { companyRecord, fundingRecord } from '../fixtures.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
+import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 
 describeEach('monitor email digests', (backend) => {
   let ctx: TestContext;
   let smtp: SMTPServer;
   const inbox: { to: string[]; mail: ParsedMail }[] = [];
 
-  const importKind = async (kind: string, records: object[]) => {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/admin/ingest/${kind}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-      payload: ndjson(records),
-    });
-    assert.equal((res.json() as { committed: boolean }).committed, true, res.body);
-  };
+  const importKind = (kind: string, records: object[]) => importRecords(ctx.app, kind, records);
   const waitUntil = async (what: string, check: () => boolean, ms = 10_000) => {
     const deadline = Date.now() + ms;
     while (!check()) {
