@@ -35,7 +35,7 @@ import {
   writeSection,
 } from './signals.js';
 import { Random } from './realistic-paths.js';
-import { loadPaths, query } from './mixes.js';
+import { companyListMix, loadPaths, query } from './mixes.js';
 import type { LoadResult } from './stats.js';
 
 const HEADING = '## CSV enrichment';
@@ -104,28 +104,6 @@ async function finish(
     if (performance.now() - since > 120_000) return { status: 'timed out', ms: performance.now() - since, matched: 0 };
     await sleep(25);
   }
-}
-
-/** A list mix for the "meanwhile" measure: company searches, signal lists by domain, pages 1–3. */
-function listMix(data: { withSite: Known[]; any: Known[] }): string[] {
-  const random = new Random(31);
-  const paths = new Set<string>();
-  // Websites that are a domain (a stored website may have a path, which company_domain refuses).
-  const domains = data.withSite.filter((company) => /^[a-z0-9.-]+\.[a-z]{2,}$/.test(company.website_key!));
-  while (paths.size < 3000) {
-    const company = random.pick(domains);
-    // A word of the name a search takes (letters, three or more).
-    const word =
-      company.name
-        .toLowerCase()
-        .split(/[^a-z]+/)
-        .find((w) => w.length >= 3) ?? 'labs';
-    const roll = random.int(0, 2);
-    if (roll === 0) paths.add(`v2 /api/v2/companies?${query({ search: word, page: random.int(1, 3), limit: 20 })}`);
-    else if (roll === 1) paths.add(`v2 /api/v2/signals/funding?${query({ company_domain: company.website_key!, limit: 20 })}`);
-    else paths.add(`v2 /api/v2/signals/job-changes?${query({ company_domain: company.website_key!, limit: 20 })}`);
-  }
-  return [...paths];
 }
 
 async function main(): Promise<void> {
@@ -214,7 +192,7 @@ async function main(): Promise<void> {
 
       // 4. Ten jobs by ten accounts at once, while the list mix runs; the same mix idle first.
       const listFile = join(LIST_DIR, 'lists.txt');
-      writeFileSync(listFile, listMix(data).join('\n') + '\n');
+      writeFileSync(listFile, companyListMix(data.withSite, 31).join('\n') + '\n');
       const seconds = Math.max(options.durationSeconds, 15);
       await loadPaths(tool, base, options, listFile, keyFile, options.warmupSeconds);
       const idle = await loadPaths(tool, base, options, listFile, keyFile, seconds);

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runHttpLoad, type LoadTool } from './load.js';
+import { Random } from './realistic-paths.js';
 import type { BenchOptions } from './options.js';
 import type { LoadResult } from './stats.js';
 import { describe, int, loud, ms, verdict, waitForQuiet } from './signals.js';
@@ -49,6 +50,32 @@ export function loadPaths(
     seconds,
     script: { file: fileURLToPath(new URL('./random-paths.lua', import.meta.url)), args: [file, keyFile] },
   });
+}
+
+/**
+ * 3,000 distinct list requests drawn from companies: searches by a word of a name (pages 1–3), and
+ * the funding and job-change lists of a company by its domain. What a user of an account list asks
+ * while other work runs (the enrichment and monitors benches measure it before and during theirs).
+ */
+export function companyListMix(companies: readonly { name: string; website_key: string | null }[], seed: number): string[] {
+  const random = new Random(seed);
+  // Websites that are a domain (a stored website may have a path, which company_domain refuses).
+  const domains = companies.filter((c) => c.website_key !== null && /^[a-z0-9.-]+\.[a-z]{2,}$/.test(c.website_key));
+  const paths = new Set<string>();
+  while (paths.size < 3000) {
+    const company = random.pick(domains);
+    // A word of the name a search takes (letters, three or more).
+    const word =
+      company.name
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .find((w) => w.length >= 3) ?? 'labs';
+    const roll = random.int(0, 2);
+    if (roll === 0) paths.add(`v2 /api/v2/companies?${query({ search: word, page: random.int(1, 3), limit: 20 })}`);
+    else if (roll === 1) paths.add(`v2 /api/v2/signals/funding?${query({ company_domain: company.website_key!, limit: 20 })}`);
+    else paths.add(`v2 /api/v2/signals/job-changes?${query({ company_domain: company.website_key!, limit: 20 })}`);
+  }
+  return [...paths];
 }
 
 /** Runs each mix against the server (its paths written under `listDir`); a table row and a line of what it asks, per mix. */

@@ -42,7 +42,7 @@ import {
   writeSection,
 } from './signals.js';
 import { Random } from './realistic-paths.js';
-import { loadPaths, query } from './mixes.js';
+import { companyListMix, loadPaths } from './mixes.js';
 import { percentile, type LoadResult } from './stats.js';
 
 const HEADING = '## Monitors';
@@ -101,26 +101,6 @@ async function startReceiver(): Promise<{ server: Server; port: number; arrivals
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port, arrivals };
-}
-
-/** A list mix drawn from the companies: searches by a word of a name, signal lists by domain, pages 1–3. */
-function listMix(companies: readonly Known[]): string[] {
-  const random = new Random(29);
-  const domains = companies.filter((c) => c.website_key !== null && /^[a-z0-9.-]+\.[a-z]{2,}$/.test(c.website_key));
-  const paths = new Set<string>();
-  while (paths.size < 3000) {
-    const company = random.pick(domains);
-    const word =
-      company.name
-        .toLowerCase()
-        .split(/[^a-z]+/)
-        .find((w) => w.length >= 3) ?? 'labs';
-    const roll = random.int(0, 2);
-    if (roll === 0) paths.add(`v2 /api/v2/companies?${query({ search: word, page: random.int(1, 3), limit: 20 })}`);
-    else if (roll === 1) paths.add(`v2 /api/v2/signals/funding?${query({ company_domain: company.website_key!, limit: 20 })}`);
-    else paths.add(`v2 /api/v2/signals/job-changes?${query({ company_domain: company.website_key!, limit: 20 })}`);
-  }
-  return [...paths];
 }
 
 /** Funding rounds of the demo generator's shape naming `name` and `website` (a source id of their own each). */
@@ -273,7 +253,7 @@ async function main(): Promise<void> {
 
       // 3. The list mix without and with 2,000,000 targets stored.
       const listFile = join(LIST_DIR, 'lists.txt');
-      writeFileSync(listFile, listMix(companies).join('\n') + '\n');
+      writeFileSync(listFile, companyListMix(companies, 29).join('\n') + '\n');
       const seconds = options.durationSeconds;
       await loadPaths(tool, base, options, listFile, keyFile, options.warmupSeconds);
       const without: LoadResult[] = [];

@@ -35,18 +35,18 @@ export async function anyTargets(tx: Queryable): Promise<boolean> {
  */
 export async function resolveTargets(
   tx: Queryable,
-  matches: readonly { value: string; companyId: string; type: 'company' | 'person' }[],
+  matches: readonly { value: string; companyId: string }[],
 ): Promise<{ id: string; company_id: string }[]> {
   if (matches.length === 0) return [];
   return tx.query<{ id: string; company_id: string }>(
     `UPDATE monitor_targets t SET company_id = m.company_id, resolved_at = coalesce(t.resolved_at, now())
-       FROM (SELECT DISTINCT ON (value) value, company_id FROM unnest($1::text[], $2::uuid[], $3::text[]) WITH ORDINALITY
-                AS m(value, company_id, kind, n) ORDER BY value, n DESC) m
+       FROM (SELECT DISTINCT ON (value) value, company_id FROM unnest($1::text[], $2::uuid[]) WITH ORDINALITY
+                AS m(value, company_id, n) ORDER BY value, n DESC) m
       WHERE t.value = m.value
         AND ((t.company_id IS NULL AND t.type <> 'linkedin_profile')
           OR (t.type = 'linkedin_profile' AND t.company_id IS DISTINCT FROM m.company_id))
       RETURNING t.id::text AS id, t.company_id::text AS company_id`,
-    [matches.map((m) => m.value), matches.map((m) => m.companyId), matches.map((m) => m.type)],
+    [matches.map((m) => m.value), matches.map((m) => m.companyId)],
   );
 }
 

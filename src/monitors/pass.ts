@@ -83,8 +83,10 @@ export class MonitorPass {
       const lock = await lockMonitorPosition(tx);
       if (!lock) return { changes: 0, events: 0, delivered: false };
       if (lock.position === null || !(await anyTargets(tx))) {
-        // Nothing to watch (or the first run): monitors hear of what comes after their targets.
-        await setMonitorPosition(tx, await changeLogHead(tx));
+        // Nothing to watch (or the first run): monitors hear of what comes after their targets. The
+        // position is written only when the log has moved: an idle pass runs every poll, on every instance.
+        const head = await changeLogHead(tx);
+        if (lock.position === null || comparePositions(lock.position, head) !== 0) await setMonitorPosition(tx, head);
         return { changes: 0, events: 0, delivered: false };
       }
       const read = await readChangeRange(tx, lock.position, {
@@ -129,13 +131,10 @@ export class MonitorPass {
       const source = sourceOf(change.dataset);
       const values = change.record?.values as Record<string, unknown> | undefined;
       if (!source || change.op !== 'created' || !values || change.record?.doc === undefined) continue;
-      // Every source of the data set (M&A deals and acquisition signals are both `acquisition`).
-      for (const each of SIGNAL_SOURCES.filter((s) => s.dataset === change.dataset)) {
-        const companies = [
-          ...new Set(each.columns.map((column) => values[column]).filter((v): v is string => typeof v === 'string')),
-        ];
-        if (companies.length > 0) signals.push({ change, source: each, companies });
-      }
+      const companies = [
+        ...new Set(source.columns.map((column) => values[column]).filter((v): v is string => typeof v === 'string')),
+      ];
+      if (companies.length > 0) signals.push({ change, source, companies });
     }
     const watchers = await watchersOf(tx, [...new Set(signals.flatMap((s) => s.companies))]);
     const byCompany = new Map<string, WatchRow[]>();
@@ -240,22 +239,22 @@ function groupByMonitor(rows: readonly WatchRow[]): WatchRow[][] {
 }
 
 /** The target values the changes resolve: companies' domains and pages, people's new companies. */
-function resolutionsOf(changes: readonly Change[]): { value: string; companyId: string; type: 'company' | 'person' }[] {
-  const matches: { value: string; companyId: string; type: 'company' | 'person' }[] = [];
+function resolutionsOf(changes: readonly Change[]): { value: string; companyId: string }[] {
+  const matches: { value: string; companyId: string }[] = [];
   for (const change of changes) {
     const values = change.record?.values as Record<string, unknown> | undefined;
     if (!values || change.op === 'deleted') continue;
     if (change.dataset === 'companies') {
       const id = change.record!.key;
       for (const key of [values.website_key, values.linkedin_key]) {
-        if (typeof key === 'string') matches.push({ value: key, companyId: id, type: 'company' });
+        if (typeof key === 'string') matches.push({ value: key, companyId: id });
       }
     } else if (
       change.dataset === 'job-changes' &&
       typeof values.person_key === 'string' &&
       typeof values.company_id === 'string'
     ) {
-      matches.push({ value: values.person_key, companyId: values.company_id, type: 'person' });
+      matches.push({ value: values.person_key, companyId: values.company_id });
     }
   }
   return matches;

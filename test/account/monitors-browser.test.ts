@@ -10,11 +10,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import type { Locator, Page } from 'playwright-core';
 import { companyRecord, fundingRecord } from '../fixtures.js';
 import { describeEach } from '../helpers.js';
-import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
+import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 import { chromiumMissing, signUpAndIn, startPortalSession } from './chromium.js';
 
 const ACME = companyRecord({
@@ -29,16 +28,6 @@ const GLOBEX = companyRecord({
   linkedinUrl: 'https://www.linkedin.com/company/globex',
   headquartersCountry: 'DE',
 });
-
-async function importKind(app: FastifyInstance, kind: string, records: object[]): Promise<void> {
-  const res = await app.inject({
-    method: 'POST',
-    url: `/admin/ingest/${kind}`,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
-    payload: ndjson(records),
-  });
-  assert.equal((res.json() as { committed: boolean }).committed, true, res.body);
-}
 
 const text = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim();
 
@@ -60,7 +49,7 @@ describeEach('monitors on the account page in Chromium', (backend) => {
       const dir = mkdtempSync(join(tmpdir(), 'dealsignal-monitors-browser-'));
       try {
         const { app, db, base, browser, receiver, shot } = session;
-        await importKind(app, 'companies', [ACME, GLOBEX]);
+        await importRecords(app, 'companies', [ACME, GLOBEX]);
         const page: Page = browser.pages()[0] ?? (await browser.newPage());
         const email = await signUpAndIn(page, base, 'monitors-browser');
         const [account] = await db.query<{ id: number }>('SELECT id::int AS id FROM accounts WHERE email = $1', [email]);
@@ -187,7 +176,7 @@ describeEach('monitors on the account page in Chromium', (backend) => {
 
         // A funding round for Acme: sent to the receiver, then seen on the page.
         const announced = new Date().toISOString();
-        await importKind(app, 'funding', [
+        await importRecords(app, 'funding', [
           fundingRecord({
             company_name: 'Acme Robotics',
             date_seen: announced,

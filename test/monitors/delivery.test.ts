@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { companyRecord, fundingRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
+import { eventually } from '../webhooks/support.js';
 import { startReceiver, verifyBoth, type TestReceiver } from '../webhooks/receiver.js';
 
 interface MonitorSignal {
@@ -68,13 +69,7 @@ describeEach('monitor deliveries', (backend) => {
     receiver.received
       .filter((r) => r.url === path)
       .map((r) => verifyBoth(secret, r) as { event_id: string; event_type: string; data: MonitorSignal });
-  const waitUntil = async (what: string, check: () => boolean | Promise<boolean>, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await delay(25);
-    }
-  };
+  const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => eventually(async () => check(), 10_000, what);
   const createMonitor = async (path: string, body: object) => {
     const monitor = (await call('POST', '/api/v2/monitors', { webhook_url: `${receiver.url}${path}`, ...body })).data as {
       id: string;

@@ -11,6 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { companyRecord, fundingRecord } from '../fixtures.js';
 import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
 import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
+import { eventually } from '../webhooks/support.js';
 
 describeEach('monitor email digests', (backend) => {
   let ctx: TestContext;
@@ -18,13 +19,7 @@ describeEach('monitor email digests', (backend) => {
   const inbox: { to: string[]; mail: ParsedMail }[] = [];
 
   const importKind = (kind: string, records: object[]) => importRecords(ctx.app, kind, records);
-  const waitUntil = async (what: string, check: () => boolean, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await delay(25);
-    }
-  };
+  const waitUntil = (what: string, check: () => boolean | Promise<boolean>) => eventually(async () => check(), 10_000, what);
   const round = (name: string, website: string) =>
     fundingRecord({
       company_name: name,
