@@ -11,6 +11,7 @@ const ALL = [
   'workers.ts',
   'realistic.ts',
   'companies.ts',
+  'people.ts',
   'hiring.ts',
   'enrichment.ts',
   'monitors.ts',

@@ -13,6 +13,7 @@ import type { UsageRecorder } from './accounts/index.js';
 import type { WebhookService } from './webhooks/index.js';
 import type { EnrichmentService } from './enrichment/index.js';
 import type { MonitorService } from './monitors/index.js';
+import type { PeopleDirectory } from './people/index.js';
 
 /** Lifecycle state the server changes and the readiness probe reports. */
 export interface Lifecycle {
@@ -40,6 +41,8 @@ export interface AppServices {
   enrichment: EnrichmentService;
   /** Monitors and their targets (the monitor pass, run with webhook delivery, sends what they watch). */
   monitors: MonitorService;
+  /** The people the records name, for GET /api/v2/people: built on first use (or at the server's start), kept current. */
+  people: PeopleDirectory;
   metrics: Metrics;
   /** The list pages' ETags, keyed with the server's secret. */
   entityTags: EntityTags;

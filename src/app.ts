@@ -32,6 +32,7 @@ import { WebhookSecrets } from './webhooks/index.js';
 import { completedEvent, ENRICHMENT_SHARED_SCHEMAS, EnrichmentService, EnrichmentWorker } from './enrichment/index.js';
 import { DigestTimer, MonitorDigests, MONITOR_SHARED_SCHEMAS, MonitorPass, MonitorService } from './monitors/index.js';
 import { unsubscribeRoutes } from './monitors/index.js';
+import { PeopleDirectory, PEOPLE_SHARED_SCHEMAS } from './people/index.js';
 import { SmtpMailSender } from './platform/mail/index.js';
 
 export interface AppOptions {
@@ -194,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       () => wakeDelivery(),
       options.now,
     ),
+    people: new PeopleDirectory(db),
     metrics: new Metrics(db),
     // The one secret every instance shares (required with PostgreSQL; kept in DATA_DIR on the embedded store).
     entityTags: new EntityTags(config.sessionSecret),
@@ -286,6 +288,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...WEBHOOK_SHARED_SCHEMAS,
     ...ENRICHMENT_SHARED_SCHEMAS,
     ...MONITOR_SHARED_SCHEMAS,
+    ...PEOPLE_SHARED_SCHEMAS,
   ]) {
     app.addSchema(schema);
   }

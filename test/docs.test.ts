@@ -121,6 +121,7 @@ const CLIENT_CALLS: Record<string, string> = {
   getFundingSignals: 'ds.v2.funding.list(params)',
   getHiringSignals: 'ds.v2.hiring.list(params)',
   getCompanies: 'ds.v2.companies.list(params)',
+  searchPeople: 'ds.v2.people.list(params)',
   getCompany: "ds.v2.companies.get('COMPANY_ID')",
   lookupCompany: 'ds.v2.companies.lookup(params)',
   listChanges: 'ds.v2.changes.list(params)',

@@ -49,6 +49,7 @@ export type JobChangeSignal = Schemas['JobChangeSignal'];
 export type AcquisitionSignal = Schemas['AcquisitionSignal'];
 export type FundingSignal = Schemas['FundingSignal'];
 export type Company = Schemas['Company'];
+export type Person = Schemas['Person'];
 
 /**
  * The dealsignal API with one key: `v1` (funding rounds, M&A deals) and `v2` (signals, the changes
@@ -78,6 +79,8 @@ export class DealSignal {
     funding: SignalEndpoint<QueryOf<'getFundingSignals'>, ResultOf<'getFundingSignals'>>;
     /** Companies (`/api/v2/companies`): `list`, `pages` and `all`, and one company (`get`, `lookup`). */
     companies: Companies;
+    /** People at the companies that just moved, each with `matched_signal` (`/api/v2/people`): `list`, `pages`, `all`. */
+    people: SignalEndpoint<QueryOf<'searchPeople'>, ResultOf<'searchPeople'>>;
     changes: ChangesFeed;
     webhooks: Webhooks;
     /** CSV enrichment jobs (`/api/v2/csv-enrichment`): `create`, `get`, `wait` and `results`. */
@@ -105,6 +108,7 @@ export class DealSignal {
       acquisitions: new SignalEndpoint(transport, '/api/v2/signals/acquisitions'),
       funding: new SignalEndpoint(transport, '/api/v2/signals/funding'),
       companies: new Companies(transport),
+      people: new SignalEndpoint(transport, '/api/v2/people'),
       changes: new ChangesFeed(transport),
       webhooks: new Webhooks(transport),
       enrichment: new Enrichment(transport),

@@ -78,13 +78,16 @@ export interface SignalApi<Query> extends ApiDocs {
 
 /**
  * The form a view (src/catalog/dataset-view.ts) serves its dataset's records in: made from the stored
- * document and the row's natural key when a page is served.
+ * document, the row's natural key and its sort time when a page is served.
  */
 export interface DocumentView {
   /** Names the served form: the read model keeps it apart from the stored documents. */
   name: string;
-  /** The served record's JSON text, from the stored document's JSON text and the row's natural key. */
-  serve(doc: string, naturalKey: string): string;
+  /**
+   * The served record's JSON text, from the stored document's JSON text, the row's natural key and
+   * its sort_at (epoch milliseconds: when a record without a date of its own sorts).
+   */
+  serve(doc: string, naturalKey: string, sortMs: number): string;
 }
 
 /** What a query is read against besides itself. */
@@ -150,6 +153,11 @@ export interface DatasetSpec<Q extends TObject, F, R extends TSchema, Row extend
   columns: readonly ColumnSpec<Row>[];
   /** The natural key: a second write of the same record updates it instead of adding one. */
   key: { column: keyof Row & string; type: 'text' | 'uuid' };
+  /**
+   * Fields the served form adds (the published 2.2 aliases of acquisition signals): a file made from the
+   * API's answers carries them, and ingest takes them off, as it takes off the link fields.
+   */
+  servedFields?: readonly string[];
   /** Extra top-level fields allowed in an ingested file. */
   extras: readonly ExtraField[];
   /**

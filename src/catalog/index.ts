@@ -1,4 +1,4 @@
-export { countryName } from './countries.js';
+export { countryName, countryCode, countryKey } from './countries.js';
 export type {
   Dataset,
   DatasetEvents,
@@ -23,8 +23,11 @@ export {
   printable,
   type ErrorCode,
 } from './errors.js';
-export { normaliseEmail, slugify, urlKey } from './normalize.js';
-export { allowedValues } from './query-filters.js';
+export { labelKey, normaliseEmail, slugify, splitList, urlKey } from './normalize.js';
+export { allowedValues, countryKeys } from './query-filters.js';
+export { excludedCountryKeys } from './published-parameters.js';
+export { companyIdentifiers } from './company-identifiers.js';
+export { MAX_PAGE } from './schemas/common.js';
 export {
   DATASET_NAMES,
   datasetNamed,
@@ -93,11 +96,11 @@ export {
   JobChangesResponse,
   type SignalEndpoint,
   type SignalMeta,
-  type Pagination,
+  Pagination,
 } from './schemas/v2-schemas.js';
 export { HiringPostingRecord, HiringQuery, HiringResponse, TEAM_SIZES, APPLICANT_RANGES } from './schemas/hiring-schemas.js';
 export { collationKey, keyHash, searchWords } from './search-words.js';
-export { classifyRole, DEPARTMENTS } from './role-classifier.js';
+export { classifyRole, DEPARTMENTS, POSITIONS, SENIORITIES } from './role-classifier.js';
 export {
   compileRecordChecker,
   describeRecordProblems,

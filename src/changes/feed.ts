@@ -8,7 +8,7 @@ import { countChanges } from './feed-queries.js';
 import { readChangeRange } from './change-reader.js';
 import type { Queryable } from '../platform/db/index.js';
 import { allowedValues } from '../catalog/index.js';
-import { DATASET_NAMES, isDatasetName } from '../catalog/index.js';
+import { DATASET_NAMES, datasetNamed, isDatasetName } from '../catalog/index.js';
 import { encodeCursor, parseCursor } from './cursor.js';
 import { ApiError, invalidParameter } from '../catalog/index.js';
 
@@ -147,7 +147,8 @@ export async function readChangesPage(db: Queryable, query: ChangesFeedQuery, op
       scanRows,
       datasets,
       maxChanges: limit + 1 - found.length,
-      records: { documents: true },
+      // The sort values too: a dataset with a served form of its own makes it from the row's sort time.
+      records: { documents: true, values: true },
     });
     if (first) checkSince(since, scan.bounds, options.retentionDays);
     else if (comparePositions(scan.start, scan.bounds.pruned) < 0) {
@@ -202,7 +203,13 @@ function itemsJson(changes: readonly Change[]): string {
       id: change.key ?? current?.key ?? null,
       changedAt: change.changedAt.toISOString(),
     });
-    return `${head.slice(0, -1)},"record":${current?.doc ?? 'null'}}`;
+    // The record as its list endpoint serves it (hiring and acquisition signals add their published fields).
+    const view = datasetNamed(change.dataset)?.document;
+    const doc =
+      current?.doc !== undefined && view && current.values
+        ? view.serve(current.doc, current.key, current.values.sort_ms)
+        : current?.doc;
+    return `${head.slice(0, -1)},"record":${doc ?? 'null'}}`;
   });
   return `[${items.join(',')}]`;
 }

@@ -137,8 +137,9 @@ ${STORE_NOTE}`,
   },
   mcp: {
     usage: `dealsignal mcp
-  Serves the API as Model Context Protocol tools over stdio (for AI assistants). Takes no arguments:
-  the key comes from DEALSIGNAL_API_KEY, the server from DEALSIGNAL_URL (default http://127.0.0.1:3000).`,
+  Serves the API as Model Context Protocol tools and prompts over stdio (for AI assistants). Takes no
+  arguments: the key comes from DEALSIGNAL_API_KEY, the server from DEALSIGNAL_URL (default
+  http://127.0.0.1:3000).`,
     options: {},
     positionals: [0, 0],
   },

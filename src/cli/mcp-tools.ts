@@ -21,6 +21,7 @@ import {
   JobChangesResponse,
   V2_SHARED_SCHEMAS,
 } from '../catalog/index.js';
+import { PEOPLE_SHARED_SCHEMAS, PeopleQuery, PeopleResponse } from '../people/index.js';
 
 /** A JSON Schema object as tools/list publishes it. */
 export interface ObjectSchema {
@@ -58,7 +59,7 @@ function plainSchema(schema: TObject): ObjectSchema {
 }
 
 const SHARED_SCHEMAS = new Map<string, TSchema>(
-  [...V1_SHARED_SCHEMAS, ...V2_SHARED_SCHEMAS].map((schema) => [String(schema.$id), schema]),
+  [...V1_SHARED_SCHEMAS, ...V2_SHARED_SCHEMAS, ...PEOPLE_SHARED_SCHEMAS].map((schema) => [String(schema.$id), schema]),
 );
 
 /** The top-level property names of a record schema, through $refs, unions and intersections. */
@@ -333,6 +334,26 @@ const LIST_TOOLS: readonly ListToolSpec[] = [
     record: CompaniesResponse.properties.data.items,
     defaultFields: ['id', 'name', 'website', 'industry', 'headquartersCountry', 'employeeCount', 'foundedYear'],
     list: (ds, query, options) => ds.v2.companies.list(query as QueryOf<'getCompanies'>, options).then(fromV2),
+  },
+  {
+    name: 'find_people',
+    title: 'People to contact',
+    family: 'v2',
+    about:
+      'Whom to contact at companies that just moved (GET /api/v2/people): people at companies that just raised a ' +
+      'round (funding_round), were acquired or acquired another company (acquisition), or who just took their role ' +
+      '(job_change), each with `matched_signal` {type, date, summary, source_url}, the reason to reach out now, and ' +
+      '`is_latest_signal` (false: something newer happened since). Names are masked (first name, last initial); ' +
+      '`linkedin_url` is the way to reach them. Filters: title words (CTO also finds Chief Technology Officer), ' +
+      "function (sales, engineering, …), seniority (founder, c_level, vp, director, head, lead, manager), the company's " +
+      'country and exclude_countries, company_size bands, industry, one person (linkedin_url), one company ' +
+      '(company_domain or company_linkedin_url), signal_type, signal_date_range (`30d`, `6m`, `1y`; default 12m, all ' +
+      'time when a person or company is given). Newest matched signal first. Decision makers at companies that raised ' +
+      'in the last 90 days: seniority c_level,vp,founder with signal_type funding_round and signal_date_range 90d.',
+    query: PeopleQuery,
+    record: PeopleResponse.properties.data.items,
+    defaultFields: ['name', 'title', 'linkedin_url', 'company', 'matched_signal', 'is_latest_signal'],
+    list: (ds, query, options) => ds.v2.people.list(query as QueryOf<'searchPeople'>, options).then(fromV2),
   },
 ];
 

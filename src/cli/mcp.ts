@@ -1,7 +1,7 @@
-// `dealsignal mcp`: the API's list endpoints and changes feed as Model Context Protocol tools, over
-// stdio, for AI assistants. It calls a running dealsignal server through the typed client with one
-// key; it needs none of the server's own configuration. stdout is the protocol channel: everything
-// else goes to stderr.
+// `dealsignal mcp`: the API's list endpoints and changes feed as Model Context Protocol tools, and
+// ready-made tasks over them as prompts, over stdio, for AI assistants. It calls a running dealsignal
+// server through the typed client with one key; it needs none of the server's own configuration.
+// stdout is the protocol channel: everything else goes to stderr.
 import { readFileSync } from 'node:fs';
 import { DealSignal, DealSignalError } from '@dealsignal/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -10,10 +10,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type GetPromptResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_PROMPTS } from './mcp-prompts.js';
 import { ArgumentError, MCP_TOOLS } from './mcp-tools.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
@@ -48,7 +52,8 @@ export function loadMcpConfig(env: Record<string, string | undefined>): McpConfi
 
 const INSTRUCTIONS =
   'dealsignal business-intelligence data: venture funding rounds and M&A deals (v1 tools, free), investors, job ' +
-  'changes, acquisition signals and funding signals (v2 tools, 1 credit per call; `count: true` is free), and a feed ' +
+  'changes, acquisition signals, funding signals, hiring signals, companies and the people to contact at companies that ' +
+  'just moved (find_people) (v2 tools, 1 credit per call; `count: true` is free), and a feed ' +
   'of every change to the data (list_changes, 1 credit per call). Results hold a page of records trimmed to a few ' +
   'fields (ask for others with `fields`), the exact `total` and `hasNextPage`. Prefer narrow filters and count mode ' +
   'to paging through everything.';
@@ -73,13 +78,14 @@ function packageVersion(): string {
   return String(manifest.version ?? '0.0.0');
 }
 
-/** The MCP server over one client: tools/list and tools/call. */
+/** The MCP server over one client: tools/list and tools/call, prompts/list and prompts/get. */
 export function createMcpServer(ds: DealSignal): Server {
   const server = new Server(
     { name: 'dealsignal', title: 'dealsignal', version: packageVersion() },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
   const tools = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
+  const prompts = new Map(MCP_PROMPTS.map((prompt) => [prompt.name, prompt]));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: MCP_TOOLS.map(({ name, title, description, inputSchema, outputSchema }) => ({
@@ -104,6 +110,42 @@ export function createMcpServer(ds: DealSignal): Server {
       // A fault of this process: the model gets a result it can report, the log the details.
       console.error('dealsignal mcp:', err);
       return errorResult(`Internal error in dealsignal mcp: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: MCP_PROMPTS.map(({ name, title, description, arguments: args }) => ({
+      name,
+      title,
+      description,
+      arguments: args.map((arg) => ({ ...arg, required: arg.required ?? false })),
+    })),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, (request): GetPromptResult => {
+    const prompt = prompts.get(request.params.name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+    const args = request.params.arguments ?? {};
+    const known = new Set(prompt.arguments.map((arg) => arg.name));
+    const unknown = Object.keys(args).filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${prompt.name} takes no argument ${unknown.join(', ')} (it takes ${[...known].join(', ')})`,
+      );
+    }
+    const missing = prompt.arguments.filter((arg) => arg.required && !args[arg.name]?.trim());
+    if (missing.length > 0) {
+      throw new McpError(ErrorCode.InvalidParams, `${prompt.name} needs ${missing.map((arg) => arg.name).join(', ')}`);
+    }
+    try {
+      return {
+        description: prompt.description,
+        messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args, new Date()) } }],
+      };
+    } catch (err) {
+      if (err instanceof ArgumentError) throw new McpError(ErrorCode.InvalidParams, err.message);
+      throw err;
     }
   });
   return server;

@@ -11,6 +11,7 @@ import { errors } from '../accounts/index.js';
 import { webhookRoutes } from '../webhooks/index.js';
 import { enrichmentRoutes } from '../enrichment/index.js';
 import { monitorRoutes } from '../monitors/index.js';
+import { peopleRoutes } from '../people/index.js';
 
 export async function v2Routes(app: FastifyInstance, services: AppServices): Promise<void> {
   await app.register(errorHandling, { shape: v2ErrorShape });
@@ -48,6 +49,7 @@ export async function v2Routes(app: FastifyInstance, services: AppServices): Pro
 
   await app.register((scope) => v2ListRoutes(scope, services, family));
   await app.register((scope) => companyRoutes(scope, services, family));
+  await app.register((scope) => peopleRoutes(scope, services, family));
   await app.register((scope) => changesRoutes(scope, services, family));
   // In a scope of its own: its errors carry the published webhooks API's `code`.
   await app.register((scope) => webhookRoutes(scope, services, family));

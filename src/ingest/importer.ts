@@ -458,6 +458,7 @@ class Import<Q extends TObject, F, R extends TSchema, Row extends StoredRow> {
       delete record[link.idField];
       delete record[link.matchField];
     }
+    for (const field of dataset.servedFields ?? []) delete record[field];
     const valid = this.checker.Check(record);
     if (!valid) {
       problems.push(...describeRecordProblems(this.checker, record, dataset.name, MAX_PROBLEMS_PER_RECORD - problems.length));

@@ -146,7 +146,7 @@ export class MonitorPass {
         // A target hears of signals committed after it was added (backfill is the way to the past).
         .filter((row) => row.signal_types.includes(source.type) && row.target_created_ms <= changedAt);
       for (const rows of groupByMonitor(reached)) {
-        const record = source.serve(change.record!.doc!, change.record!.key);
+        const record = source.serve(change.record!.doc!, change.record!.key, change.record!.values!.sort_ms);
         this.addEvent(made, rows, source, change.record!.key, record, change.changedAt, change.position, false);
       }
     }
@@ -165,7 +165,7 @@ export class MonitorPass {
       }
       found.sort((a, b) => a.ms - b.ms || (a.key < b.key ? -1 : 1));
       for (const signal of found.slice(0, this.options.backfillMax)) {
-        const record = signal.source.serve(signal.doc, signal.key);
+        const record = signal.source.serve(signal.doc, signal.key, signal.ms);
         // Position (0, the signal's time): queued in date order, before the live events of the log.
         this.addEvent(
           made,

@@ -13,8 +13,8 @@ export interface SignalSource {
   keyColumn: string;
   /** The link columns a watched company may be in (any of them makes the record its signal). */
   columns: readonly string[];
-  /** The served form of a stored document (the list endpoint's). */
-  serve(doc: string, key: string): string;
+  /** The served form of a stored document (the list endpoint's), from its row's natural key and sort_at (epoch ms). */
+  serve(doc: string, key: string, sortMs: number): string;
   /** The list endpoint a record of this source is served by. */
   path: string;
 }
@@ -25,7 +25,7 @@ const source = (type: SignalType, dataset: AnyDataset, columns: readonly string[
   table: dataset.table,
   keyColumn: dataset.key.column,
   columns,
-  serve: (doc, key) => (dataset.document ? dataset.document.serve(doc, key) : doc),
+  serve: (doc, key, sortMs) => (dataset.document ? dataset.document.serve(doc, key, sortMs) : doc),
   path: `/api/${dataset.api.family}${dataset.api.path}`,
 });
 

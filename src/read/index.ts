@@ -11,3 +11,5 @@ export {
   type ReplicaOptions,
 } from './read-model.js';
 export { SharedReadModel, readModelCopy } from './index-threads.js';
+export { sendSignalPage, signalPageTag } from './v2-reply.js';
+export { FilterIndex, type IndexRecord, type SortOrder, type Term } from './filter-index/index.js';

@@ -32,11 +32,11 @@ export function indexRowsAfter(db: Queryable, source: IndexSource, afterId: numb
   ]);
 }
 
-/** The documents to read of one table: these ids, and each row's natural key when `keyColumn` is given. */
+/** The documents to read of one table: these ids, and each row's natural key and sort time when `keyColumn` is given. */
 export interface DocumentsOfTable {
   table: string;
   ids: readonly number[];
-  /** Also read each row's natural key from this column (a view that serves another form needs it). */
+  /** Also read each row's natural key from this column, and its sort time (a view that serves another form needs them). */
   keyColumn?: string;
 }
 
@@ -46,6 +46,8 @@ export interface Documents {
     docs: Map<number, string>;
     /** Their rows' natural keys as text, by id, when a key column was asked for (else empty). */
     keys: Map<number, string>;
+    /** Their rows' sort_at (epoch milliseconds), by id, when a key column was asked for (else empty). */
+    sorts: Map<number, number>;
   }[];
   /** The change log's head in the same snapshot as the documents. */
   head: ChangePosition;
@@ -59,20 +61,28 @@ export interface Documents {
 export async function documentsWithHead(db: Queryable, reads: readonly DocumentsOfTable[]): Promise<Documents> {
   const parts = reads.map(({ table, keyColumn }, i) => {
     const key = keyColumn === undefined ? 'NULL::text' : `t.${keyColumn}::text`;
-    return `SELECT ${i} AS part, t.id, t.doc, ${key} AS key FROM ${table} t WHERE t.id = ANY($${i + 1}::bigint[])`;
+    const sort = keyColumn === undefined ? 'NULL::float8' : indexValueSql('t.sort_at', 'timestamptz');
+    return `SELECT ${i} AS part, t.id, t.doc, ${key} AS key, ${sort} AS sort_ms FROM ${table} t WHERE t.id = ANY($${i + 1}::bigint[])`;
   });
-  const rows = await db.query<BoundsRow & { part: number | null; id: number | null; doc: string | null; key: string | null }>(
-    `SELECT b.*, d.part, d.id, d.doc, d.key
+  const rows = await db.query<
+    BoundsRow & { part: number | null; id: number | null; doc: string | null; key: string | null; sort_ms: number | null }
+  >(
+    `SELECT b.*, d.part, d.id, d.doc, d.key, d.sort_ms
        FROM (${BOUNDS_SQL}) b
        LEFT JOIN LATERAL (${parts.join(' UNION ALL ')}) d ON true`,
     reads.map(({ ids }) => ids),
   );
-  const tables = reads.map(() => ({ docs: new Map<number, string>(), keys: new Map<number, string>() }));
+  const tables = reads.map(() => ({
+    docs: new Map<number, string>(),
+    keys: new Map<number, string>(),
+    sorts: new Map<number, number>(),
+  }));
   for (const row of rows) {
     if (row.id === null) continue;
     const table = tables[row.part!]!;
     table.docs.set(row.id, row.doc!);
     if (row.key !== null) table.keys.set(row.id, row.key);
+    if (row.sort_ms !== null) table.sorts.set(row.id, Number(row.sort_ms));
   }
   return { tables, head: boundsOf(rows[0]!).head };
 }

@@ -536,9 +536,9 @@ export class ReadModel {
       const exact = comparePositions(read.head, position) === 0;
       const keep = exact && comparePositions(this.follower.position, position) === 0;
       toRead.forEach(({ ask, answer }, i) => {
-        const { docs, keys } = read.tables[i]!;
+        const { docs, keys, sorts } = read.tables[i]!;
         for (const [id, stored] of docs) {
-          const doc = ask.view ? ask.view.serve(stored, keys.get(id)!) : stored;
+          const doc = ask.view ? ask.view.serve(stored, keys.get(id)!, sorts.get(id)!) : stored;
           answer.docs.set(id, doc);
           if (keep) this.documents?.set(documentKey(ask.cached, id), doc);
         }

@@ -121,7 +121,7 @@ export class WebhookDispatcher {
             const id = randomUUID();
             // The record as its list endpoint serves it (hiring signals add their published fields then).
             const view = datasetNamed(change.dataset)?.document;
-            const doc = view ? view.serve(found.doc, change.key ?? '') : found.doc;
+            const doc = view ? view.serve(found.doc, change.key ?? '', found.values.sort_ms) : found.doc;
             const body = eventBody({ eventId: id, eventType, timestamp: change.changedAt, data: JSON.parse(doc) });
             event = { id, eventType, body };
             events.push(event);

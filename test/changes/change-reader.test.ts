@@ -122,8 +122,13 @@ describeEach('the change log reader', (backend) => {
       dispatched.changes,
       changes.map((c) => ({ ...entry(c), ...(c.dataset === 'investors' && c.record && { record: c.record }) })),
     );
-    // The feed: the same entries, the record where the row still has the entry's key.
+    // The feed: the same entries, the record where the row still has the entry's key, in its list's
+    // served form (acquisition and hiring signals add their published fields).
     const page = await readChangesPage(db, { limit: 1000 }, { retentionDays: 7 });
+    const served = (dataset: string, record: NonNullable<Change['record']>) => {
+      const view = DATASETS.find((d) => d.name === dataset)!.document;
+      return view ? view.serve(record.doc!, record.key, record.values!.sort_ms) : record.doc!;
+    };
     const items = JSON.parse(page.dataJson) as {
       cursor: string;
       dataset: string;
@@ -142,7 +147,7 @@ describeEach('the change log reader', (backend) => {
           op: c.op,
           id: c.key,
           changedAt: c.changedAt.toISOString(),
-          record: current ? JSON.parse(current.doc!) : null,
+          record: current ? JSON.parse(served(c.dataset, current)) : null,
         };
       }),
     );

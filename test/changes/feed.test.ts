@@ -13,7 +13,7 @@ import { CHANGE_DATASETS, changeLogHead, comparePositions, pruneChangeLog } from
 import { encodeCursor, parseCursor } from '../../src/changes/cursor.js';
 import { readChangesPage } from '../../src/changes/feed.js';
 import type { InvestorRecord } from '../../src/catalog/schemas/v2-schemas.js';
-import { fundingRecord, investorRecord, jobChangeRecord, maRecord } from '../fixtures.js';
+import { acquisitionRecord, fundingRecord, hiringRecord, investorRecord, jobChangeRecord, maRecord } from '../fixtures.js';
 import { describeEach, makeKey, testConfig } from '../helpers.js';
 import { ADMIN_TOKEN, ndjson } from '../ingest/support.js';
 
@@ -223,6 +223,11 @@ describeEach('changes feed', (backend) => {
     await importRecords('m-a', [deal]);
     await importRecords('job-changes', [job]);
     await importRecords('funding', [round]);
+    // Served forms of their own (the published 2.2 fields): the feed carries them as the lists do.
+    const acquisition = acquisitionRecord();
+    const posting = hiringRecord();
+    await importRecords('acquisitions', [acquisition]);
+    await importRecords('hiring', [posting]);
     const others = await page({ since: later.pagination.nextCursor });
     assert.deepEqual(
       others.data.map((item) => [item.dataset, item.op, item.id]),
@@ -230,11 +235,16 @@ describeEach('changes feed', (backend) => {
         ['m-a', 'created', deal.investment_id],
         ['job-changes', 'created', job.signalId],
         ['funding', 'created', 'feed-rounds-ltd|series a|2025-03-01'],
+        ['acquisitions', 'created', acquisition.id],
+        ['hiring', 'created', posting.id],
       ],
     );
     assert.deepEqual(others.data[0]!.record, await listed('/api/v1/m-a', 'investment_id', deal.investment_id));
     assert.deepEqual(others.data[1]!.record, await listed('/api/v2/signals/job-changes', 'signalId', job.signalId));
     assert.deepEqual(others.data[2]!.record, await listed('/api/v1/funding', 'company_name', 'Feed Rounds Ltd'));
+    assert.deepEqual(others.data[3]!.record, await listed('/api/v2/signals/acquisitions', 'id', acquisition.id));
+    assert.equal(others.data[3]!.record!.signalType, 'acquisition');
+    assert.deepEqual(others.data[4]!.record, await listed('/api/v2/signals/hiring', 'id', posting.id));
     assertInOrder([...replayed.data, ...others.data], start);
   });
 

@@ -146,15 +146,17 @@ describeNeeding('changes feed across instances [postgres]', 'postgres', needsPos
     };
   }
 
-  /** The store now: dataset → natural key → document. */
+  /** The store now: dataset → natural key → document, as its list serves it (the feed's records). */
   async function store(db: Database, names?: readonly string[]): Promise<Map<string, Map<string, unknown>>> {
     const result = new Map<string, Map<string, unknown>>();
     for (const dataset of DATASETS) {
       if (names && !names.includes(dataset.name)) continue;
-      const rows = await db.query<{ key: string; doc: string }>(
-        `SELECT ${dataset.key.column}::text AS key, doc FROM ${dataset.table}`,
+      const rows = await db.query<{ key: string; doc: string; sort_ms: number }>(
+        `SELECT ${dataset.key.column}::text AS key, doc, (extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms FROM ${dataset.table}`,
       );
-      if (rows.length > 0) result.set(dataset.name, new Map(rows.map((row) => [row.key, JSON.parse(row.doc)])));
+      const served = (row: (typeof rows)[number]) =>
+        dataset.document ? dataset.document.serve(row.doc, row.key, row.sort_ms) : row.doc;
+      if (rows.length > 0) result.set(dataset.name, new Map(rows.map((row) => [row.key, JSON.parse(served(row))])));
     }
     return result;
   }

@@ -20,6 +20,7 @@ import {
 } from '../../src/catalog/registry.js';
 import { ChangesQuery } from '../../src/changes/schemas.js';
 import { FundingSignalRecord } from '../../src/catalog/schemas/v2-schemas.js';
+import { PeopleQuery, PersonRecord } from '../../src/people/schemas.js';
 import { generateApiKey } from '../../src/accounts/api-keys.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
 import { makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
@@ -73,6 +74,7 @@ const TOOLS: Record<string, { family: 'v1' | 'v2'; path: string; query: TObject;
     record: companies.record,
     limitMax: 100,
   },
+  find_people: { family: 'v2', path: '/api/v2/people', query: PeopleQuery, record: PersonRecord, limitMax: 100 },
   list_changes: { family: 'v2', path: '/api/v2/changes', query: ChangesQuery, limitMax: 1000 },
 };
 
@@ -86,6 +88,7 @@ const FILTERS: Record<string, Record<string, string>> = {
   list_funding_signals: { countries: 'US', round: 'Seed,Series A' },
   list_companies: { countries: 'US', employee_count_min: '10' },
   list_hiring_signals: { departments: 'engineering,sales' },
+  find_people: { seniority: 'c_level,vp,founder' },
 };
 
 interface ListResult {
@@ -382,6 +385,160 @@ describeOnOneStore('dealsignal mcp', (backend) => {
     );
   });
 
+  it('find_people returns the people with their matched signal and the total, as GET /api/v2/people does', async () => {
+    const filter = { seniority: 'c_level,founder', signal_type: 'funding_round', signal_date_range: '6m' };
+    const expected = await api('/api/v2/people', { ...filter, limit: 5 });
+    const got = await result<ListResult>('find_people', { ...filter, limit: 5 });
+    assert.equal(expected.status, 200);
+    assert.ok(got.total > 5, `${got.total} people`);
+    assert.equal(got.total, expected.body.pagination.totalCount);
+    assert.equal(got.returned, 5);
+    assert.deepEqual(
+      got.records,
+      expected.body.data.map((r: Record<string, unknown>) => pick(r, defaultFields('find_people'))),
+    );
+    assert.deepEqual(defaultFields('find_people'), [
+      'name',
+      'title',
+      'linkedin_url',
+      'company',
+      'matched_signal',
+      'is_latest_signal',
+    ]);
+    for (const person of got.records as { matched_signal: Record<string, unknown>; is_latest_signal: unknown }[]) {
+      assert.equal(person.matched_signal.type, 'funding_round');
+      assert.match(String(person.matched_signal.date), /^\d{4}-\d{2}-\d{2}$/);
+      assert.ok(String(person.matched_signal.summary).length > 0);
+      assert.equal(typeof person.is_latest_signal, 'boolean');
+    }
+    const description = tools.get('find_people')!.description!;
+    assert.match(description, /just raised/);
+    assert.match(description, /matched_signal/);
+    const counted = await result<ListResult>('find_people', { ...filter, count: true });
+    assert.deepEqual([counted.total, counted.returned], [got.total, 0]);
+    assert.equal(counted.creditsRemaining, got.creditsRemaining, 'count mode is free');
+  });
+
+  /** The tool calls a prompt's text spells out, `tool {json}` on a line of their own, in order. */
+  const promptCalls = (text: string) =>
+    [...text.matchAll(/^\s*(\w+) (\{.*\})$/gm)].map(([, tool, args]) => ({
+      tool: tool!,
+      args: JSON.parse(args!) as Record<string, unknown>,
+    }));
+
+  /** The text of the prompt's one message, for these arguments. */
+  async function promptText(args?: Record<string, string>): Promise<string> {
+    const prompt = await client.getPrompt({ name: 'funded_and_hiring', ...(args && { arguments: args }) });
+    assert.equal(prompt.messages.length, 1);
+    const [message] = prompt.messages;
+    assert.equal(message!.role, 'user');
+    assert.equal(message!.content.type, 'text');
+    return message!.content.type === 'text' ? message!.content.text : '';
+  }
+
+  /** The UTC day `days` days before now. */
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+  it('lists the prompt "funded and hiring: whom to call", with its optional arguments', async () => {
+    const { prompts } = await client.listPrompts();
+    assert.deepEqual(
+      prompts.map(({ name, title }) => ({ name, title })),
+      [{ name: 'funded_and_hiring', title: 'Funded and hiring: whom to call' }],
+    );
+    const [prompt] = prompts;
+    assert.match(prompt!.description!, /find_people/);
+    assert.deepEqual(
+      prompt!.arguments!.map(({ name, required }) => ({ name, required })),
+      [
+        { name: 'function', required: false },
+        { name: 'country', required: false },
+        { name: 'window', required: false },
+      ],
+    );
+    for (const argument of prompt!.arguments!) assert.ok(argument.description!.length > 0, argument.name);
+  });
+
+  it('the prompt, fetched with arguments, spells out the calls; followed on the demo data, it finds people to call', async () => {
+    const earlier = daysAgo(30);
+    const text = await promptText({ function: 'Sales', country: 'US', window: '30d' });
+    const since = [earlier, daysAgo(30)].find((day) => text.includes(`since ${day}`));
+    assert.ok(since, text);
+    const calls = promptCalls(text);
+    assert.deepEqual(
+      calls.map((call) => call.tool),
+      ['list_companies', 'list_companies', 'find_people', 'find_people'],
+    );
+    assert.deepEqual(calls[0]!.args, {
+      has_signals: 'funding_round,hiring',
+      funding_round_since: since,
+      hiring_since: since,
+      countries: 'US',
+      count: true,
+    });
+    assert.deepEqual(calls[2]!.args, {
+      signal_type: 'funding_round',
+      signal_date_range: '30d',
+      seniority: 'c_level,vp,founder',
+      function: 'sales',
+      country: 'US',
+      limit: 100,
+    });
+    assert.deepEqual(calls[3]!.args, {
+      signal_type: 'funding_round',
+      seniority: 'c_level,vp,founder',
+      function: 'sales',
+      company_domain: '<the website>',
+    });
+    assert.match(text, /matched_signal/);
+
+    // Without arguments: any function and country, the last 90 days.
+    const plain = await promptText();
+    const [count, read, people] = promptCalls(plain);
+    assert.ok([daysAgo(90), daysAgo(91)].includes(String(count!.args.funding_round_since)), plain);
+    assert.deepEqual(people!.args, {
+      signal_type: 'funding_round',
+      signal_date_range: '90d',
+      seniority: 'c_level,vp,founder',
+      limit: 100,
+    });
+
+    // The calls as a model makes them: companies funded and hiring, and decision makers at some of them.
+    const counted = await result<ListResult>('list_companies', count!.args);
+    const companies = await result<ListResult>('list_companies', read!.args);
+    assert.ok(counted.total > 0 && companies.returned === Math.min(counted.total, 100), `${counted.total} companies`);
+    const found = await result<ListResult>('find_people', people!.args);
+    const domains = new Set(
+      companies.records.map((company) =>
+        String(company.website)
+          .replace(/^https?:\/\/(www\.)?/, '')
+          .replace(/\/.*$/, ''),
+      ),
+    );
+    const toCall = (found.records as { company: { domain: string | null }; matched_signal: { type: string } }[]).filter(
+      (person) => person.company.domain !== null && domains.has(person.company.domain),
+    );
+    assert.ok(toCall.length > 0, 'people to call at companies funded and hiring');
+    assert.ok(toCall.every((person) => person.matched_signal.type === 'funding_round'));
+  });
+
+  it('a prompt argument it cannot use, or an unknown prompt, is the protocol error', async () => {
+    const cases: [args: Record<string, string>, message: RegExp][] = [
+      [{ window: 'soon' }, /window: "soon" is not a window/],
+      [{ window: '0d' }, /window: "0d"/],
+      [{ function: 'astrology' }, /function: astrology is not a function id; use one or more of marketing, sales/],
+      [{ seniority: 'vp' }, /takes no argument seniority/],
+    ];
+    for (const [args, message] of cases) {
+      await assert.rejects(client.getPrompt({ name: 'funded_and_hiring', arguments: args }), (err: unknown) => {
+        assert.ok(err instanceof McpError);
+        assert.equal(err.code, ErrorCode.InvalidParams);
+        assert.match(err.message, message);
+        return true;
+      });
+    }
+    await assert.rejects(client.getPrompt({ name: 'whom_to_call' }), /Unknown prompt: whom_to_call/);
+  });
+
   it('list_changes follows a cursor, with records trimmed to their data set’s default fields', async () => {
     const first = await result<ChangesResult>('list_changes', { datasets: 'm-a' });
     const expectedFirst = await api('/api/v2/changes', { datasets: 'm-a', limit: 10 });
@@ -439,6 +596,8 @@ describeOnOneStore('dealsignal mcp', (backend) => {
       ['list_changes', '/api/v2/changes', { since: 'not-a-cursor' }],
       ['list_funding_rounds', '/api/v1/funding', { country: 'Atlantis' }],
       ['list_deals', '/api/v1/m-a', { unknown_parameter: 'x' }],
+      ['find_people', '/api/v2/people', { seniority: 'exec' }],
+      ['find_people', '/api/v2/people', { signal_date_range: 'soon' }],
     ];
     for (const [tool, path, args] of cases) {
       const expected = await api(path, args);

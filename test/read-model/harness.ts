@@ -264,6 +264,9 @@ async function sqlFilter(
   return { clause, params: where.params, total: rows[0]!.n };
 }
 
+/** A row's sort_at in epoch milliseconds, as the read model reads it with a document. */
+const SORT_MS = '(extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms';
+
 /** The documents of a page, as plain SQL orders and cuts it. */
 async function sqlPage(
   db: Database,
@@ -277,14 +280,16 @@ async function sqlPage(
   const p = filter.params.length;
   const order = spec.order(query);
   if (order?.text)
-    return (await textOrderedRows(db, spec, filter, order, offset, limit)).map((row) => spec.served(row.doc, row.key, query));
+    return (await textOrderedRows(db, spec, filter, order, offset, limit)).map((row) =>
+      spec.served(row.doc, row.key, row.sort_ms, query),
+    );
   const dir = order?.direction === 'asc' ? 'ASC' : 'DESC';
   const orderBy = order === undefined ? 'sort_at DESC, id DESC' : `${order.column} ${dir} NULLS LAST, id ${dir}`;
-  const rows = await db.query<{ doc: string; key: string }>(
-    `SELECT doc, ${spec.keyColumn}::text AS key FROM ${spec.table} ${filter.clause} ORDER BY ${orderBy} LIMIT $${p + 1} OFFSET $${p + 2}`,
+  const rows = await db.query<{ doc: string; key: string; sort_ms: number }>(
+    `SELECT doc, ${spec.keyColumn}::text AS key, ${SORT_MS} FROM ${spec.table} ${filter.clause} ORDER BY ${orderBy} LIMIT $${p + 1} OFFSET $${p + 2}`,
     [...filter.params, limit, offset],
   );
-  return rows.map((row) => spec.served(row.doc, row.key, query));
+  return rows.map((row) => spec.served(row.doc, row.key, row.sort_ms, query));
 }
 
 /**
@@ -300,8 +305,8 @@ async function textOrderedRows(
   offset: number,
   limit: number,
 ) {
-  const rows = await db.query<{ doc: string; key: string; id: number; text: string | null }>(
-    `SELECT doc, ${spec.keyColumn}::text AS key, id, ${order.column} AS text FROM ${spec.table} ${filter.clause}`,
+  const rows = await db.query<{ doc: string; key: string; sort_ms: number; id: number; text: string | null }>(
+    `SELECT doc, ${spec.keyColumn}::text AS key, ${SORT_MS}, id, ${order.column} AS text FROM ${spec.table} ${filter.clause}`,
     filter.params,
   );
   const sign = order.direction === 'asc' ? 1 : -1;

@@ -95,10 +95,10 @@ export interface Spec {
   /** The order the query asks for (dataset.order of its filter); undefined: sort_at DESC, id DESC. */
   order(query: Record<string, string | number | boolean>): SpecOrder | undefined;
   /**
-   * A stored document (and its row's natural key) as the endpoint serves it for this query: in a
-   * view's form (funding signals), with match_confidence when the query names companies.
+   * A stored document (and its row's natural key and sort_at in epoch ms) as the endpoint serves it for
+   * this query: in a view's form (funding signals), with match_confidence when the query names companies.
    */
-  served(doc: string, key: string, query: Record<string, string | number | boolean>): Record<string, unknown>;
+  served(doc: string, key: string, sortMs: number, query: Record<string, string | number | boolean>): Record<string, unknown>;
 }
 
 /** A page's order: by a column of the table (`text`: by its collation key, compared in JavaScript), nulls last, ties by id. */
@@ -184,8 +184,8 @@ function defineSpec<Q extends TObject, F, R extends TSchema, Row extends StoredR
       const kinds = dataset.indexed as Readonly<Record<string, string | undefined>>;
       return { column: order.column, direction: order.direction, text: kinds[order.column] === 'text' };
     },
-    served(doc, key, query) {
-      const record = JSON.parse(dataset.document ? dataset.document.serve(doc, key) : doc) as Record<string, unknown>;
+    served(doc, key, sortMs, query) {
+      const record = JSON.parse(dataset.document ? dataset.document.serve(doc, key, sortMs) : doc) as Record<string, unknown>;
       const api = dataset.api;
       const exact = api.family === 'v2' && api.exactMatch?.(query as ValidQuery<Q>) === true;
       return exact ? { ...record, match_confidence: 'exact' } : record;

@@ -30,7 +30,7 @@ interface Signal {
 describe('funding signals: pieces', () => {
   it('UUID v5 matches the RFC 9562 example, and signal ids are v5 UUIDs in our namespace', () => {
     assert.equal(uuidV5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com'), '2ed6657d-e927-568b-95e1-2665a8aea6a2');
-    const id = fundingSignal({ company_name: 'X' }, 'source:abc').signalId;
+    const id = fundingSignal({ company_name: 'X' }, 'source:abc', 0).signalId;
     assert.equal(id, uuidV5(FUNDING_SIGNAL_NAMESPACE, 'source:abc'));
     assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
@@ -96,7 +96,7 @@ describeEach('v2 funding signals', (backend) => {
   after(() => ctx.close());
   beforeEach(() => clearData(ctx.db));
 
-  it('serves each round as the published FundingSignal, fields we lack null', async () => {
+  it('serves each round as the published FundingSignal (January fields, 2.2 fields added), fields we lack null', async () => {
     const round = fundingRecord({
       company_name: 'Lumly Robotics & Co.',
       round_type: 'Series A',
@@ -138,6 +138,30 @@ describeEach('v2 funding signals', (backend) => {
         valuation: null,
         useOfFunds: null,
         lastUpdated: '2025-05-04T22:30:00-03:00',
+        // The 2.2 fields; those renaming a January field carry its value.
+        signalType: 'funding_round',
+        occurredAt: '2025-05-04T22:30:00-03:00',
+        discoveredAt: '2025-05-04T22:30:00-03:00',
+        companyLogo: null,
+        companyWebsite: 'https://www.lumly.com/',
+        companyLinkedin: 'https://www.linkedin.com/company/lumly',
+        companyIndustry: 'Software',
+        companyCountry: 'US',
+        companySubcategory: null,
+        companyFoundedYear: 2019,
+        companyCategories: '["robotics","saas"]',
+        companyDescription: 'Makes things.',
+        companyEmployeeCount: 80,
+        roundFlavor: null,
+        amount: 12_500_000,
+        currency: 'EUR',
+        confidenceScore: null,
+        isFreeAccess: true,
+        investors: [
+          { name: 'Sequoia Capital', linkedin: null },
+          { name: 'Index Ventures', linkedin: null },
+        ],
+        sources: [],
       },
     ]);
   });

@@ -416,7 +416,7 @@ export interface paths {
         };
         /**
          * Acquisition signals
-         * @description Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         * @description Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first. Each record is the January 2026 AcquisitionSignal with the fields of the 2.2.0 one added (`signalId`, `signalType`, `occurredAt`, `discoveredAt`, the `company…` fields, …); where 2.2 renamed a field both names are served with the same value: `id`/`signalId`, `lastUpdated`/`occurredAt`/`discoveredAt`, `website`/`companyWebsite`, `linkedinUrl`/`companyLinkedin`, `industry`/`companyIndustry`, `foundedYear`/`companyFoundedYear`, `description`/`companyDescription`, `employeeCount`/`companyEmployeeCount`. Fields signals do not record (`companyLogo`, `companySubcategory`, `acquiringCompanyId`, `amount`, `percentage`, `announcedDate`) are null. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * Funding signals
-         * @description The funding rounds of `/api/v1/funding` as published funding signals, newest first (the date the round was seen, then a stable id). `roundType` is the published type our round label maps to; fields our rounds do not record (leadInvestor, totalFundingToDate, valuation, useOfFunds) are null. `signalId` is derived from the round's natural key, so it stays the same across restarts and re-imports. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
+         * @description The funding rounds of `/api/v1/funding` as published funding signals, newest first (the date the round was seen, then a stable id). `roundType` is the published type our round label maps to; fields our rounds do not record (leadInvestor, totalFundingToDate, valuation, useOfFunds) are null. `signalId` is derived from the round's natural key, so it stays the same across restarts and re-imports. Each record is the January 2026 FundingSignal with the fields of the 2.2.0 one added (`signalType`, `occurredAt`, `discoveredAt`, the `company…` fields, `amount`, `currency`, `investors`, `sources`, …); where 2.2 renamed a field both names are served with the same value: `fundingAmount`/`amount`, `fundingCurrency`/`currency`, `website`/`companyWebsite`, `linkedinUrl`/`companyLinkedin`, `industry`/`companyIndustry`, `foundedYear`/`companyFoundedYear`, `description`/`companyDescription`, `employeeCount`/`companyEmployeeCount`. Each successful call costs 1 credit per page, whatever the number of rows; `count=true`, 4xx and 5xx cost nothing. `meta.creditsRemaining` and the `X-Credits-Remaining` header give the balance.
          *
          *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
          *
@@ -766,6 +766,69 @@ export interface paths {
          *     ```
          */
         get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search people
+         * @description People at the companies that just moved, each with `matched_signal`: the reason to reach out now. People come from the job changes (the person in their new role) and the people named on funding rounds and M&A deals (their CEO and the employees in `contact_info`), each linked to their company by company resolution. One person per LinkedIn profile (else per name at a company), in their current role: their newest mention. A person's signals are their own job change into that role and their company's funding rounds, M&A deals (as target or acquirer) and acquisition signals. Filters combine with AND, the values of one filter with OR; a person qualifies when the newest of their signals of the asked `signal_type`s falls in `signal_date_range` (on or after now minus the range), and that signal is `matched_signal`; people without one are left out. Ordered by `matched_signal.date`, newest first, ties by a stable order. Exact `totalCount` on every filter. `name` is masked as published (first name and last initial). Each successful call costs 1 credit per page; `count=true`, 4xx and 5xx cost nothing.
+         *
+         *     **Code samples** (the key is read from the `DEALSIGNAL_API_KEY` environment variable)
+         *
+         *     curl:
+         *
+         *     ```sh
+         *     curl -sS --fail-with-body -G 'https://api.dealsignal.example/api/v2/people' \
+         *       -H "Authorization: Bearer $DEALSIGNAL_API_KEY" \
+         *       --data-urlencode 'title=CTO' \
+         *       --data-urlencode 'function=engineering' \
+         *       --data-urlencode 'limit=5'
+         *     ```
+         *
+         *     JavaScript (@dealsignal/client):
+         *
+         *     ```js
+         *     import { DealSignal } from '@dealsignal/client';
+         *
+         *     const ds = new DealSignal({ apiKey: process.env.DEALSIGNAL_API_KEY, baseUrl: 'https://api.dealsignal.example' });
+         *     const params = { title: 'CTO', function: 'engineering', limit: 5 };
+         *     const page = await ds.v2.people.list(params);
+         *     console.log(page.data);
+         *
+         *     // Or record by record, page after page (here at most 3 pages):
+         *     for await (const record of ds.v2.people.all(params, { maxPages: 3 })) console.log(record);
+         *     ```
+         *
+         *     Python (standard library):
+         *
+         *     ```python
+         *     import json
+         *     import os
+         *     import urllib.parse
+         *     import urllib.request
+         *
+         *     params = {"title": "CTO", "function": "engineering", "limit": 5}
+         *     request = urllib.request.Request(
+         *         "https://api.dealsignal.example/api/v2/people?" + urllib.parse.urlencode(params),
+         *         headers={"Authorization": "Bearer " + os.environ["DEALSIGNAL_API_KEY"]},
+         *     )
+         *     with urllib.request.urlopen(request) as response:
+         *         print(json.dumps(json.load(response), indent=2))
+         *     ```
+         */
+        get: operations["searchPeople"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2167,7 +2230,10 @@ export interface components {
              */
             lastUpdated: string;
         };
-        /** FundingSignal */
+        /**
+         * FundingSignal
+         * @description A funding round as the January 2026 FundingSignal with the fields of the 2.2.0 one added. Aliases (the same value under both names): `fundingAmount` = `amount`, `fundingCurrency` = `currency`, `website` = `companyWebsite`, `linkedinUrl` = `companyLinkedin`, `industry` = `companyIndustry`, `foundedYear` = `companyFoundedYear`, `description` = `companyDescription`, `employeeCount` = `companyEmployeeCount`, `lastUpdated` = `occurredAt` (when the round records `date_seen`). `country` is the English name and `companyCountry` the ISO code of the same country; `investorNames` are the names of `investors`.
+         */
         FundingSignal: {
             /**
              * Format: uuid
@@ -2202,6 +2268,54 @@ export interface components {
             valuation: number | null;
             useOfFunds: string | null;
             lastUpdated: string | null;
+            /**
+             * @description Always "funding_round" on this endpoint (2.2)
+             * @enum {string}
+             */
+            signalType: "funding_round";
+            /**
+             * Format: date-time
+             * @description When the round occurred (2.2): `date_seen` as recorded (the value of `lastUpdated`); a round recorded without one, the time it sorts and is filtered by (the start of the UTC day it was imported on)
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @description When the round was discovered (2.2): the round has one date, so the value of `occurredAt`
+             */
+            discoveredAt: string;
+            companyLogo: string | null;
+            companyWebsite: string | null;
+            companyLinkedin: string | null;
+            companyIndustry: string | null;
+            companyCountry: string | null;
+            companySubcategory: string | null;
+            companyFoundedYear: number | null;
+            companyCategories: string | null;
+            companyDescription: string | null;
+            companyEmployeeCount: number | null;
+            roundFlavor: ("bridge" | "extension" | "secondary") | null;
+            amount: number | null;
+            /** @description Alias of `fundingCurrency` (2.2 name): the same value; absent when the round records none */
+            currency?: string;
+            confidenceScore: number | null;
+            /**
+             * @description Always true for authenticated requests
+             * @enum {boolean}
+             */
+            isFreeAccess: true;
+            /** @description The investors of the round (2.2); `investorNames` lists their names */
+            investors: {
+                name: string;
+                linkedin: string | null;
+            }[];
+            /** @description Source articles of the signal (2.2): none are recorded, so always empty */
+            sources: {
+                url: string;
+                sourceType: string | null;
+                title: string | null;
+                publishedAt: string | null;
+                isPrimary: boolean;
+            }[];
             companyId?: string | null;
             /** @description How the company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
             companyMatch?: "exact" | "fuzzy" | "none";
@@ -2299,7 +2413,7 @@ export interface components {
         /** Meta */
         Meta: {
             /** @enum {string} */
-            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "companies.list" | "signals.hiring" | "signals.funding" | "companies.get";
+            endpoint: "signals.investors" | "signals.job-changes" | "signals.acquisitions" | "companies.list" | "signals.hiring" | "signals.funding" | "companies.get" | "people.list";
             /** @description 1 per page of data; 0 in count mode */
             creditsUsed: number;
             /** @description The account's balance after this call */
@@ -2601,6 +2715,54 @@ export interface components {
             retryAfter?: number;
             /** @description Ours: the field or parameter at fault, when one is */
             param?: string;
+        };
+        /**
+         * MatchedSignal
+         * @description The latest of the person's signals that matched the filters: the reason to reach out now (not necessarily their newest overall signal; see `is_latest_signal`).
+         */
+        MatchedSignal: {
+            /**
+             * @description Signal type
+             * @enum {string}
+             */
+            type: "funding_round" | "acquisition" | "job_change";
+            /**
+             * Format: date
+             * @description Signal date (YYYY-MM-DD, UTC)
+             */
+            date: string;
+            /** @description What happened, in a sentence */
+            summary: string;
+            source_url: string | null;
+        };
+        /**
+         * PersonCompany
+         * @description The person's current company.
+         */
+        PersonCompany: {
+            name: string | null;
+            domain: string | null;
+            linkedin_url: string | null;
+            country: string | null;
+            city: string | null;
+            size_band: ("1-10" | "11-50" | "51-100" | "101-250" | "251-500" | "501-1000" | "1000-plus") | null;
+            industry: string | null;
+        };
+        /** Person */
+        Person: {
+            name: string | null;
+            linkedin_url: string | null;
+            title: string | null;
+            /**
+             * @description Always `active`: people are served in their current role
+             * @enum {string}
+             */
+            status: "active";
+            city: string | null;
+            company: components["schemas"]["PersonCompany"];
+            /** @description Whether `matched_signal` is also the person's newest signal of any type */
+            is_latest_signal: boolean;
+            matched_signal: components["schemas"]["MatchedSignal"];
         };
     };
     responses: never;
@@ -3686,6 +3848,53 @@ export interface operations {
                              * @enum {string}
                              */
                             match_confidence?: "exact";
+                            /**
+                             * Format: uuid
+                             * @description The signal's `id` (2.2 name): the same value
+                             */
+                            signalId: string;
+                            /**
+                             * @description Always "acquisition" on this endpoint (2.2)
+                             * @enum {string}
+                             */
+                            signalType: "acquisition";
+                            /**
+                             * Format: date-time
+                             * @description The signal date (2.2): `lastUpdated`, the one date a signal has
+                             */
+                            occurredAt: string;
+                            /**
+                             * Format: date-time
+                             * @description The signal date (2.2): `lastUpdated`
+                             */
+                            discoveredAt: string;
+                            companyLogo: string | null;
+                            companyWebsite: string | null;
+                            companyLinkedin: string | null;
+                            companyIndustry: string | null;
+                            companyCountry: string | null;
+                            companySubcategory: string | null;
+                            companyFoundedYear: number | null;
+                            companyCategories: string | null;
+                            companyDescription: string | null;
+                            companyEmployeeCount: number | null;
+                            acquiringCompanyId: string | null;
+                            amount: number | null;
+                            percentage: string | null;
+                            announcedDate: string | null;
+                            /**
+                             * @description Always true for authenticated requests
+                             * @enum {boolean}
+                             */
+                            isFreeAccess: true;
+                            /** @description Source articles of the signal (2.2): none are recorded, so always empty */
+                            sources: {
+                                url: string;
+                                sourceType: string | null;
+                                title: string | null;
+                                publishedAt: string | null;
+                                isPrimary: boolean;
+                            }[];
                             companyId?: string | null;
                             /** @description How the company was resolved when the record was written: "exact" by its website domain or LinkedIn page, "fuzzy" by its normalised name (and country when the record gives one), "none" when the record names no company */
                             companyMatch?: "exact" | "fuzzy" | "none";
@@ -4818,6 +5027,221 @@ export interface operations {
                      *       "success": false,
                      *       "error": "Not found",
                      *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Rate limit exceeded. Please try again later.",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An unknown error occurred (internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "An unknown error occurred",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after the Retry-After seconds (unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Service temporarily unavailable. Please try again later.",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    searchPeople: {
+        parameters: {
+            query?: {
+                /** @description Page number */
+                page?: number;
+                /** @description People per page, 1 to 100 (default 100, as published) */
+                limit?: number;
+                /**
+                 * @description Job title or comma-separated titles. Each matches a title holding its words as consecutive whole words (case and accents ignored: `COO` matches neither `Cook` nor `Coordinator`), or exactly those words, and every title of the same role in the role taxonomy (`CTO` and `Chief Technology Officer`). A title held for another (`Assistant to the CEO`) does not match the role it names. Several values: comma-separated, or the parameter repeated (`title=a&title=b`).
+                 * @example CTO
+                 */
+                title?: string;
+                /**
+                 * @description Comma-separated function ids: marketing, sales, engineering, product, design, operations, finance, people, data, customer_success, growth, legal. Unknown values return 400. Several values: comma-separated, or the parameter repeated (`function=a&function=b`).
+                 * @example engineering
+                 */
+                function?: string;
+                /**
+                 * @description Comma-separated seniority ids: founder, c_level, vp, director, head, lead, manager. Unknown values return 400. Several values: comma-separated, or the parameter repeated (`seniority=a&seniority=b`).
+                 * @example c_level
+                 */
+                seniority?: string;
+                /**
+                 * @description Country code or comma-separated codes (ISO 3166-1 alpha-2; alpha-3 and English names are accepted too). Matches the company's country (no source gives a person's own country yet). Several values: comma-separated, or the parameter repeated (`country=a&country=b`).
+                 * @example US
+                 */
+                country?: string;
+                /**
+                 * @description Comma-separated country codes to exclude: a person whose company is in one of them is left out; an unknown country is kept. Several values: comma-separated, or the parameter repeated (`exclude_countries=a&exclude_countries=b`).
+                 * @example CN
+                 */
+                exclude_countries?: string;
+                /** @description City, matched as a case-insensitive part of the person's city. No source gives a person's city yet (`city` is null on every record), so this filter matches no one today. */
+                city?: string;
+                /**
+                 * @description Comma-separated company size bands: 1-10, 11-50, 51-100, 101-250, 251-500, 501-1000, 1000-plus, matched against the company's employee count. People whose company's headcount is unknown are excluded when set. Unknown values return 400. Several values: comma-separated, or the parameter repeated (`company_size=a&company_size=b`).
+                 * @example 501-1000
+                 */
+                company_size?: string;
+                /**
+                 * @description Industry or comma-separated industries (case-insensitive exact match on the company's industry). Several values: comma-separated, or the parameter repeated (`industry=a&industry=b`).
+                 * @example Telecommunications
+                 */
+                industry?: string;
+                /**
+                 * @description A person's LinkedIn profile URL (`/in/` or `/pub/`): that person. Scheme, `www.` and a trailing slash are ignored. Invalid syntax returns 400; no match returns no data. Sets the default `signal_date_range` to all time.
+                 * @example https://www.linkedin.com/in/long-tang-79bf82
+                 */
+                linkedin_url?: string;
+                /**
+                 * @description A company's website domain: the people at that company. Scheme, `www.`, port, path and trailing slash are ignored. Invalid syntax returns 400. Sets the default `signal_date_range` to all time.
+                 * @example magnolia.com
+                 */
+                company_domain?: string;
+                /**
+                 * @description A company's LinkedIn page: the people at that company. Invalid syntax returns 400. Sets the default `signal_date_range` to all time.
+                 * @example https://www.linkedin.com/company/magnolia
+                 */
+                company_linkedin_url?: string;
+                /**
+                 * @description Comma-separated signal types `matched_signal` is chosen from: funding_round, acquisition, job_change. Default: any. Unknown values return 400. Several values: comma-separated, or the parameter repeated (`signal_type=a&signal_type=b`).
+                 * @example job_change
+                 */
+                signal_type?: string;
+                /**
+                 * @description Lookback window for the matched signal, `<n><unit>` with unit `d`, `w`, `m` or `y` (`30d`, `6m`, `2y`; 1 to 100 years in all): signals on or after now minus that span. Default `12m`, but all time when `linkedin_url`, `company_domain` or `company_linkedin_url` is set. Malformed or out-of-range values return 400.
+                 * @example 6m
+                 */
+                signal_date_range?: string;
+                /**
+                 * @description Only `false` is supported (the default): people are served in their current role. `true` returns 400.
+                 * @example false
+                 */
+                include_former?: string;
+                /** @description Count mode: `true` returns `data: []` with full pagination and costs no credits */
+                count?: boolean;
+            };
+            header?: {
+                /** @description An ETag this endpoint returned for the same URL (or a comma-separated list of them, or `*`). When it matches the current page, the answer is 304 with no body: not counted against the rate limit and free of credits. Tags are keyed with the server's secret, the account and the URL: only a tag the server gave this account for this URL can match. Requests carrying If-None-Match have a window of their own, 10 times the plan's limit by default (RATE_LIMIT_CONDITIONAL_MULTIPLIER): past it they are 429, matching or not. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of people */
+            200: {
+                headers: {
+                    /** @description Weak validator of the data served (v2: `data` and `pagination`; v1: body and paging headers) */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it if you like, revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Person"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag; no body, not counted, no credit */
+            304: {
+                headers: {
+                    /** @description Weak validator of the data served (v2: `data` and `pagination`; v1: body and paging headers) */
+                    ETag?: string;
+                    /** @description `private, no-cache`: keep it if you like, revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter breaks its rule (unknown parameters included); the message names it (code invalid_parameter, `param`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "limit must be <= 100",
+                     *       "code": "invalid_parameter",
+                     *       "param": "limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid or missing API key (invalid_api_key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "Invalid API key",
+                     *       "code": "invalid_api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API credits exhausted for this billing period (insufficient_credits) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": "API credits exhausted for this billing period; they refill at the start of next month",
+                     *       "code": "insufficient_credits"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

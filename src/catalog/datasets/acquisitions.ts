@@ -1,7 +1,7 @@
 // Acquisition signals: GET /api/v2/signals/acquisitions, ingest kind "acquisitions".
 import type { Condition } from '../conditions.js';
 import { AcquisitionSignalRecord, AcquisitionsQuery, AcquisitionsResponse } from '../schemas/v2-schemas.js';
-import { countryKey } from '../countries.js';
+import { countryCode, countryKey } from '../countries.js';
 import { labelKey, splitList, urlKey } from '../normalize.js';
 import { companyIdentifiers, companyIds, namesCompanies, type CompanyIdentifiers } from '../company-identifiers.js';
 import { defineDataset, type RowOrder } from '../dataset.js';
@@ -47,6 +47,67 @@ export interface AcquisitionRow {
   doc: string | Buffer;
 }
 
+/** A stored signal: its record, with the company link resolution appended once resolved (src/companies). */
+type StoredSignal = AcquisitionSignalRecord & { companyId?: string | null; companyMatch?: string };
+
+/**
+ * The served record of a stored signal: the record as stored (the January 2026 AcquisitionSignal),
+ * the fields of the published 2.2.0 AcquisitionSignal, then the company link fields when resolved.
+ * A 2.2 field that renames a January one carries the same value; what signals do not record is null.
+ */
+/** The fields of the published 2.2 record acquisitionSignal adds to the stored one. */
+const PUBLISHED_FIELDS = [
+  'signalId',
+  'signalType',
+  'occurredAt',
+  'discoveredAt',
+  'companyLogo',
+  'companyWebsite',
+  'companyLinkedin',
+  'companyIndustry',
+  'companyCountry',
+  'companySubcategory',
+  'companyFoundedYear',
+  'companyCategories',
+  'companyDescription',
+  'companyEmployeeCount',
+  'acquiringCompanyId',
+  'amount',
+  'percentage',
+  'announcedDate',
+  'isFreeAccess',
+  'sources',
+] as const;
+
+export function acquisitionSignal(stored: StoredSignal): Record<string, unknown> {
+  const { companyId, companyMatch, ...record } = stored;
+  const country = typeof record.country === 'string' && record.country.trim() !== '' ? record.country : null;
+  return {
+    ...record,
+    signalId: record.id,
+    signalType: 'acquisition',
+    occurredAt: record.lastUpdated,
+    discoveredAt: record.lastUpdated,
+    companyLogo: null,
+    companyWebsite: record.website,
+    companyLinkedin: record.linkedinUrl,
+    companyIndustry: record.industry,
+    companyCountry: country === null ? null : (countryCode(country) ?? country),
+    companySubcategory: null,
+    companyFoundedYear: record.foundedYear,
+    companyCategories: record.category === null ? null : JSON.stringify([record.category]),
+    companyDescription: record.description,
+    companyEmployeeCount: record.employeeCount,
+    acquiringCompanyId: null,
+    amount: null,
+    percentage: null,
+    announcedDate: null,
+    isFreeAccess: true,
+    sources: [],
+    ...('companyId' in stored && { companyId, companyMatch }),
+  };
+}
+
 export const acquisitions = defineDataset<
   'acquisitions',
   typeof AcquisitionsQuery,
@@ -65,10 +126,22 @@ export const acquisitions = defineDataset<
     endpoint: 'signals.acquisitions',
     operationId: 'getAcquisitionSignals',
     summary: 'Acquisition signals',
-    description: 'Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first.',
+    description:
+      'Companies showing acquisition indicators, newest `lastUpdated` (the signal date) first. Each record is the ' +
+      'January 2026 AcquisitionSignal with the fields of the 2.2.0 one added (`signalId`, `signalType`, `occurredAt`, ' +
+      '`discoveredAt`, the `company…` fields, …); where 2.2 renamed a field both names are served with the same value: ' +
+      '`id`/`signalId`, `lastUpdated`/`occurredAt`/`discoveredAt`, `website`/`companyWebsite`, ' +
+      '`linkedinUrl`/`companyLinkedin`, `industry`/`companyIndustry`, `foundedYear`/`companyFoundedYear`, ' +
+      '`description`/`companyDescription`, `employeeCount`/`companyEmployeeCount`. Fields signals do not record ' +
+      '(`companyLogo`, `companySubcategory`, `acquiringCompanyId`, `amount`, `percentage`, `announcedDate`) are null.',
     response: { ...AcquisitionsResponse, description: 'A page of records' },
     paging: signalPaging,
     exactMatch: namesCompanies,
+  },
+  servedFields: PUBLISHED_FIELDS,
+  document: {
+    name: 'published',
+    serve: (doc) => JSON.stringify(acquisitionSignal(JSON.parse(doc) as StoredSignal)),
   },
   filter: (query, context) => ({
     countryKeys: countryKeys(query.countries),

@@ -151,8 +151,11 @@ const integer = (value: unknown): number | null => (typeof value === 'number' &&
 /** A stored round: its v1 document, with the company link resolution added (src/companies). */
 type StoredRound = Partial<FundingRecord> & { company_id?: string | null; company_match?: FundingSignalRecord['companyMatch'] };
 
-/** The served FundingSignal of a stored round (its v1 document) and its natural key. */
-export function fundingSignal(round: StoredRound, naturalKey: string): FundingSignalRecord {
+/**
+ * The served FundingSignal of a stored round (its v1 document), its natural key and when it sorts
+ * (sort_at, epoch milliseconds: `date_seen`, or the start of the day a round without one was imported).
+ */
+export function fundingSignal(round: StoredRound, naturalKey: string, sortMs: number): FundingSignalRecord {
   const info = round.company_info ?? {};
   const hq = text(info.hq_country);
   const code = hq === null ? undefined : countryCode(hq);
@@ -161,28 +164,59 @@ export function fundingSignal(round: StoredRound, naturalKey: string): FundingSi
     return latest === null || at >= latest.at ? { at, count: entry.headcount } : latest;
   }, null);
   const dateSeen = text(round.date_seen);
+  const fundingAmount = typeof round.funding_amount === 'number' ? round.funding_amount : null;
+  const fundingCurrency = text(round.currency);
+  const industry = text(info.industry);
+  const website = text(info.website);
+  const linkedinUrl =
+    (round.contact_info ?? []).map((contact) => text(contact.company_linkedin_url)).find((url) => url !== null) ?? null;
+  const employeeCount = integer(headcount?.count);
+  const foundedYear = integer(info.year_founded);
+  const description = text(info.description);
+  const categories = [...new Set([round.main_category, ...(info.categories ?? [])].map(text).filter((label) => label !== null))];
+  const occurredAt = dateSeen ?? new Date(sortMs).toISOString();
   return {
     signalId: uuidV5(FUNDING_SIGNAL_NAMESPACE, naturalKey),
     companyName: round.company_name ?? '',
     roundType: publishedRoundType(round.round_type),
-    fundingAmount: typeof round.funding_amount === 'number' ? round.funding_amount : null,
-    fundingCurrency: text(round.currency),
+    fundingAmount,
+    fundingCurrency,
     announcedDate: dateSeen === null ? null : utcDate(dateSeen),
-    industry: text(info.industry),
+    industry,
     country: code === undefined ? hq : countryName(code),
     category: text(round.main_category) ?? text(info.categories?.[0]),
-    website: text(info.website),
-    linkedinUrl:
-      (round.contact_info ?? []).map((contact) => text(contact.company_linkedin_url)).find((url) => url !== null) ?? null,
-    employeeCount: integer(headcount?.count),
-    foundedYear: integer(info.year_founded),
-    description: text(info.description),
+    website,
+    linkedinUrl,
+    employeeCount,
+    foundedYear,
+    description,
     investorNames: (round.investors ?? []).map((investor) => investor.name),
     leadInvestor: null,
     totalFundingToDate: null,
     valuation: null,
     useOfFunds: null,
     lastUpdated: dateSeen,
+    // The published 2.2 fields; a January field 2.2 renamed is served under both names.
+    signalType: 'funding_round',
+    occurredAt,
+    discoveredAt: occurredAt,
+    companyLogo: text(info.logo_url),
+    companyWebsite: website,
+    companyLinkedin: linkedinUrl,
+    companyIndustry: industry,
+    companyCountry: code ?? hq,
+    companySubcategory: null,
+    companyFoundedYear: foundedYear,
+    companyCategories: categories.length === 0 ? null : JSON.stringify(categories),
+    companyDescription: description,
+    companyEmployeeCount: employeeCount,
+    roundFlavor: null,
+    amount: fundingAmount,
+    ...(fundingCurrency !== null && { currency: fundingCurrency }),
+    confidenceScore: null,
+    isFreeAccess: true,
+    investors: (round.investors ?? []).map((investor) => ({ name: investor.name, linkedin: text(investor.linkedin_url) })),
+    sources: [],
     // A round stored before resolution has no link: the fields are left out, as on the other lists.
     ...(round.company_id !== undefined && { companyId: round.company_id, companyMatch: round.company_match }),
   };
@@ -200,7 +234,12 @@ export const fundingSignals = defineView(funding, {
       'The funding rounds of `/api/v1/funding` as published funding signals, newest first (the date the round was seen, ' +
       'then a stable id). `roundType` is the published type our round label maps to; fields our rounds do not record ' +
       "(leadInvestor, totalFundingToDate, valuation, useOfFunds) are null. `signalId` is derived from the round's " +
-      'natural key, so it stays the same across restarts and re-imports.',
+      'natural key, so it stays the same across restarts and re-imports. Each record is the January 2026 FundingSignal ' +
+      'with the fields of the 2.2.0 one added (`signalType`, `occurredAt`, `discoveredAt`, the `company…` fields, ' +
+      '`amount`, `currency`, `investors`, `sources`, …); where 2.2 renamed a field both names are served with the same ' +
+      'value: `fundingAmount`/`amount`, `fundingCurrency`/`currency`, `website`/`companyWebsite`, ' +
+      '`linkedinUrl`/`companyLinkedin`, `industry`/`companyIndustry`, `foundedYear`/`companyFoundedYear`, ' +
+      '`description`/`companyDescription`, `employeeCount`/`companyEmployeeCount`.',
     response: { ...FundingSignalsResponse, description: 'A page of records' },
     paging: signalPaging,
     exactMatch: namesCompanies,
@@ -239,6 +278,6 @@ export const fundingSignals = defineView(funding, {
   },
   document: {
     name: 'signals',
-    serve: (doc, naturalKey) => JSON.stringify(fundingSignal(JSON.parse(doc) as StoredRound, naturalKey)),
+    serve: (doc, naturalKey, sortMs) => JSON.stringify(fundingSignal(JSON.parse(doc) as StoredRound, naturalKey, sortMs)),
   },
 });

@@ -12,6 +12,8 @@ eachSignalEndpoint((_, api) => {
 });
 // One company and its signals (GET /api/v2/companies/{id} and /lookup, src/companies).
 endpoints.push('companies.get');
+// People and their reasons to be called (GET /api/v2/people, src/people).
+endpoints.push('people.list');
 
 /** Every v2 signal endpoint's name, in the registry's order. */
 export const SIGNAL_ENDPOINTS: readonly string[] = endpoints;

@@ -118,6 +118,58 @@ export const MatchConfidence = Type.Optional(
   }),
 );
 
+/** `sources` of a published 2.2 signal: the articles it was found in. None are recorded, so it is empty. */
+const PublishedSources = Type.Array(
+  Type.Object({
+    url: Type.String(),
+    sourceType: Nullable(Type.String()),
+    title: Nullable(Type.String()),
+    publishedAt: Nullable(Type.String({ format: 'date-time' })),
+    isPrimary: Type.Boolean(),
+  }),
+  { description: 'Source articles of the signal (2.2): none are recorded, so always empty' },
+);
+
+/** Where a record keeps what the published 2.2 company fields carry: the January field each is an alias of. */
+interface CompanyFieldSources {
+  website: string;
+  linkedin: string;
+  industry: string;
+  country: string;
+  foundedYear: string;
+  description: string;
+  employeeCount: string;
+  /** What companyCategories lists. */
+  categories: string;
+  /** Where companyLogo comes from; none: not recorded (null). */
+  logo?: string;
+}
+
+/** The company fields of a published 2.2 signal, each the same value as the January field it renames. */
+function publishedCompanyFields(from: CompanyFieldSources) {
+  const alias = (field: string) => `Alias of \`${field}\` (2.2 name): the same value`;
+  return {
+    companyLogo: Nullable(
+      Type.String({ format: 'uri', description: from.logo ? `The company's logo: ${from.logo}` : 'Not recorded: null' }),
+    ),
+    companyWebsite: Nullable(Type.String({ format: 'uri', description: alias(from.website) })),
+    companyLinkedin: Nullable(Type.String({ format: 'uri', description: alias(from.linkedin) })),
+    companyIndustry: Nullable(Type.String({ description: alias(from.industry) })),
+    companyCountry: Nullable(
+      Type.String({
+        description: `The ISO 3166 alpha-2 code of \`${from.country}\` when it is a country we recognise, else as recorded`,
+      }),
+    ),
+    companySubcategory: Nullable(Type.String({ description: 'Not classified: null' })),
+    companyFoundedYear: Nullable(Type.Integer({ description: alias(from.foundedYear) })),
+    companyCategories: Nullable(
+      Type.String({ description: `JSON-encoded array of company categories: ${from.categories}; null when none` }),
+    ),
+    companyDescription: Nullable(Type.String({ description: alias(from.description) })),
+    companyEmployeeCount: Nullable(Type.Integer({ description: alias(from.employeeCount) })),
+  };
+}
+
 /**
  * A funding signal: the published record, made from a v1 funding round when it is served (see
  * src/catalog/datasets/funding-signals.ts). Fields our rounds do not record are null, as published.
@@ -149,10 +201,63 @@ export const FundingSignalRecord = Type.Object(
     valuation: Nullable(Type.Number({ description: 'Not recorded: null' })),
     useOfFunds: Nullable(Type.String({ description: 'Not recorded: null' })),
     lastUpdated: Nullable(Type.String({ format: 'date-time', description: 'When the round was seen' })),
+    // The fields of the published 2.2 FundingSignal. Where 2.2 renamed a January field, both names are
+    // served with the same value (the aliases below).
+    signalType: Type.Literal('funding_round', { description: 'Always "funding_round" on this endpoint (2.2)' }),
+    occurredAt: Type.String({
+      format: 'date-time',
+      description:
+        'When the round occurred (2.2): `date_seen` as recorded (the value of `lastUpdated`); a round recorded without ' +
+        'one, the time it sorts and is filtered by (the start of the UTC day it was imported on)',
+    }),
+    discoveredAt: Type.String({
+      format: 'date-time',
+      description: 'When the round was discovered (2.2): the round has one date, so the value of `occurredAt`',
+    }),
+    ...publishedCompanyFields({
+      website: 'website',
+      linkedin: 'linkedinUrl',
+      industry: 'industry',
+      country: 'country',
+      foundedYear: 'foundedYear',
+      description: 'description',
+      employeeCount: 'employeeCount',
+      categories: "the round's `main_category`, then `company_info.categories` (what `categories` matches)",
+      logo: '`company_info.logo_url` of the round',
+    }),
+    roundFlavor: Nullable(
+      Type.Union([Type.Literal('bridge'), Type.Literal('extension'), Type.Literal('secondary')], {
+        description: 'Not recorded: null (a bridge round is `roundType` "Bridge")',
+      }),
+    ),
+    amount: Nullable(Type.Integer({ description: 'Alias of `fundingAmount` (2.2 name): the same value' })),
+    currency: Type.Optional(
+      Type.String({ description: 'Alias of `fundingCurrency` (2.2 name): the same value; absent when the round records none' }),
+    ),
+    confidenceScore: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Not recorded: null' })),
+    isFreeAccess: Type.Literal(true, { description: 'Always true for authenticated requests' }),
+    investors: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        linkedin: Nullable(Type.String({ format: 'uri', description: "The investor's `linkedin_url`, null when not recorded" })),
+      }),
+      { description: 'The investors of the round (2.2); `investorNames` lists their names' },
+    ),
+    sources: PublishedSources,
     companyId: linkId('the company'),
     companyMatch: linkMatch('the company'),
   },
-  { $id: 'FundingSignal', title: 'FundingSignal' },
+  {
+    $id: 'FundingSignal',
+    title: 'FundingSignal',
+    description:
+      'A funding round as the January 2026 FundingSignal with the fields of the 2.2.0 one added. Aliases (the same value ' +
+      'under both names): `fundingAmount` = `amount`, `fundingCurrency` = `currency`, `website` = `companyWebsite`, ' +
+      '`linkedinUrl` = `companyLinkedin`, `industry` = `companyIndustry`, `foundedYear` = `companyFoundedYear`, ' +
+      '`description` = `companyDescription`, `employeeCount` = `companyEmployeeCount`, `lastUpdated` = `occurredAt` ' +
+      '(when the round records `date_seen`). `country` is the English name and `companyCountry` the ISO code of the ' +
+      'same country; `investorNames` are the names of `investors`.',
+  },
 );
 export type FundingSignalRecord = Static<typeof FundingSignalRecord>;
 
@@ -402,11 +507,45 @@ export const AcquisitionsResponse = Type.Object({
   data: Type.Array(
     Type.Intersect([
       Type.Ref(AcquisitionSignalRecord),
-      Type.Object({
-        match_confidence: MatchConfidence,
-        companyId: linkId('the company'),
-        companyMatch: linkMatch('the company'),
-      }),
+      Type.Object(
+        {
+          match_confidence: MatchConfidence,
+          // The fields of the published 2.2 AcquisitionSignal.
+          signalId: Type.String({ format: 'uuid', description: "The signal's `id` (2.2 name): the same value" }),
+          signalType: Type.Literal('acquisition', { description: 'Always "acquisition" on this endpoint (2.2)' }),
+          occurredAt: Type.String({
+            format: 'date-time',
+            description: 'The signal date (2.2): `lastUpdated`, the one date a signal has',
+          }),
+          discoveredAt: Type.String({ format: 'date-time', description: 'The signal date (2.2): `lastUpdated`' }),
+          ...publishedCompanyFields({
+            website: 'website',
+            linkedin: 'linkedinUrl',
+            industry: 'industry',
+            country: 'country',
+            foundedYear: 'foundedYear',
+            description: 'description',
+            employeeCount: 'employeeCount',
+            categories: "the signal's `category`",
+          }),
+          acquiringCompanyId: Nullable(Type.String({ format: 'uuid', description: 'The acquirer is not recorded: null' })),
+          amount: Nullable(Type.Integer({ description: 'Not recorded: null' })),
+          percentage: Nullable(Type.String({ description: 'Not recorded: null' })),
+          announcedDate: Nullable(Type.String({ format: 'date', description: 'A signal is no announced acquisition: null' })),
+          isFreeAccess: Type.Literal(true, { description: 'Always true for authenticated requests' }),
+          sources: PublishedSources,
+          companyId: linkId('the company'),
+          companyMatch: linkMatch('the company'),
+        },
+        {
+          description:
+            'The fields of the published 2.2.0 AcquisitionSignal, added to the January 2026 record. Aliases (the same ' +
+            'value under both names): `id` = `signalId`, `lastUpdated` = `occurredAt` = `discoveredAt`, `website` = ' +
+            '`companyWebsite`, `linkedinUrl` = `companyLinkedin`, `industry` = `companyIndustry`, `foundedYear` = ' +
+            '`companyFoundedYear`, `description` = `companyDescription`, `employeeCount` = `companyEmployeeCount`. ' +
+            '`country` is the English name and `companyCountry` the ISO code of the same country.',
+        },
+      ),
     ]),
   ),
   pagination: Type.Ref(Pagination),

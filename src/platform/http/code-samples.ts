@@ -64,6 +64,7 @@ const CLIENT_CALLS: Record<string, { call: string; all?: string }> = {
   getFundingSignals: { call: 'v2.funding.list', all: 'v2.funding.all' },
   getHiringSignals: { call: 'v2.hiring.list', all: 'v2.hiring.all' },
   getCompanies: { call: 'v2.companies.list', all: 'v2.companies.all' },
+  searchPeople: { call: 'v2.people.list', all: 'v2.people.all' },
   getCompany: { call: 'v2.companies.get' },
   lookupCompany: { call: 'v2.companies.lookup' },
   listChanges: { call: 'v2.changes.list' },

@@ -1,0 +1,104 @@
+// The rows people are made from: job changes, funding rounds and M&A deals (the people they name),
+// the signals of each company (its funding rounds, deals and acquisition signals) and the companies.
+// Each row is read as the change log hands the directory a changed row (its id, document, date and
+// company links), so one function (sources.ts) makes people from either; a read here carries only
+// the document's fields people are made from, so a build parses a fraction of what is stored.
+import type { Queryable } from '../platform/db/index.js';
+
+/** A row as sources.ts reads it: the row's id, its document, its date and the companies it is linked to. */
+export interface SourceRow {
+  id: number;
+  doc: string;
+  sort_ms: number;
+  company_id: string | null;
+  acquirer_company_id: string | null;
+}
+
+/** The tables people and signals are read from, by the dataset name the change log gives them. */
+export const SOURCE_TABLES = {
+  'job-changes': {
+    table: 'job_changes',
+    acquirer: false,
+    fields: ['personName', 'personLinkedinUrl', 'newRole', 'companyName', 'companyLinkedinUrl'],
+  },
+  funding: {
+    table: 'funding_rounds',
+    acquirer: false,
+    fields: ['company_name', 'ceo', 'contact_info', 'round_type', 'funding_amount', 'currency', 'investors'],
+  },
+  'm-a': { table: 'ma_deals', acquirer: true, fields: ['company_name', 'acquired_by', 'acquisition_amount', 'contact_info'] },
+  acquisitions: { table: 'acquisition_signals', acquirer: false, fields: ['acquisitionSignalScore', 'signalIndicators'] },
+} as const;
+export type SourceDataset = keyof typeof SOURCE_TABLES;
+
+const COMPANY_FIELDS = ['name', 'website', 'linkedinUrl', 'headquartersCountry', 'employeeCount', 'industry'];
+
+/** The named fields of the document `j` as a JSON object text. */
+const fieldsOf = (fields: readonly string[]) => `json_build_object(${fields.map((f) => `'${f}', j->'${f}'`).join(', ')})::text`;
+
+/** A source table's rows `where` selects (at most `limit`, in id order), as SourceRows. */
+function sourceRows(dataset: SourceDataset, where: string, limit: string): string {
+  const { table, acquirer, fields } = SOURCE_TABLES[dataset];
+  // The document is parsed once, in the inner query (kept apart by its LIMIT).
+  return `SELECT id::float8 AS id, ${fieldsOf(fields)} AS doc, (extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms,
+                 company_id::text AS company_id, ${acquirer ? 'acquirer_company_id::text' : 'NULL::text'} AS acquirer_company_id
+            FROM (SELECT id, doc::json AS j, sort_at, company_id${acquirer ? ', acquirer_company_id' : ''}
+                    FROM ${table} WHERE ${where} ORDER BY id LIMIT ${limit}) t
+           ORDER BY id`;
+}
+
+/** One batch of a table's rows after an id, in id order (the directory's build). */
+export function sourceRowsAfter(db: Queryable, dataset: SourceDataset, afterId: number, limit: number): Promise<SourceRow[]> {
+  return db.query<SourceRow>(sourceRows(dataset, 'id > $1', '$2'), [afterId, limit]);
+}
+
+export interface CompanyDocRow {
+  record_id: string;
+  doc: string;
+}
+
+const companyRows = (where: string, limit: string) =>
+  `SELECT record_id::text AS record_id, ${fieldsOf(COMPANY_FIELDS)} AS doc
+     FROM (SELECT record_id, doc::json AS j FROM companies WHERE ${where} ORDER BY record_id LIMIT ${limit}) t
+    ORDER BY record_id`;
+
+/** One batch of the companies after a record id, in record id order. */
+export function companiesAfter(db: Queryable, afterId: string, limit: number): Promise<CompanyDocRow[]> {
+  return db.query<CompanyDocRow>(companyRows('record_id > $1::uuid', '$2'), [afterId, limit]);
+}
+
+/** The companies of these ids (those that exist). */
+export function companiesByIds(db: Queryable, ids: readonly string[]): Promise<CompanyDocRow[]> {
+  return db.query<CompanyDocRow>(companyRows('record_id = ANY($1::uuid[])', 'ALL'), [ids]);
+}
+
+/** A company's newest row of a signal table, with the company it is the newest of. */
+export interface LatestSignalRow extends SourceRow {
+  company: string;
+}
+
+/**
+ * The newest row of a signal table linked to each of these companies (newest date, then highest
+ * id); for M&A deals, the newest as target and the newest as acquirer.
+ */
+export async function latestSignalRows(
+  db: Queryable,
+  dataset: Exclude<SourceDataset, 'job-changes'>,
+  ids: readonly string[],
+): Promise<LatestSignalRow[]> {
+  const { table, acquirer } = SOURCE_TABLES[dataset];
+  const newest = (column: string) =>
+    `(SELECT DISTINCT ON (${column}) ${column}::text AS company, id::float8 AS id
+        FROM ${table} WHERE ${column} = ANY($1::uuid[]) ORDER BY ${column}, sort_at DESC, id DESC)`;
+  const found = await db.query<{ company: string; id: number }>(
+    acquirer ? `${newest('company_id')} UNION ALL ${newest('acquirer_company_id')}` : newest('company_id'),
+    [ids],
+  );
+  if (found.length === 0) return [];
+  const rows = await db.query<SourceRow>(sourceRows(dataset, 'id = ANY($1::bigint[])', 'ALL'), [found.map((row) => row.id)]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return found.flatMap(({ company, id }) => {
+    const row = byId.get(id);
+    return row ? [{ ...row, company }] : [];
+  });
+}
