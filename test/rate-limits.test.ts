@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -289,6 +290,8 @@ for (const backend of backends()) {
       const [a, b, a2] = await Promise.all(apps);
       const admin = createRedisClient({ url: REDIS_URL!, commandTimeoutMs: 2000 });
       try {
+        // The client fails fast while it connects (no offline queue): on a loaded machine it may not be ready yet.
+        if (admin.status !== 'ready') await once(admin, 'ready');
         const { key } = await makeKey(ctx.db, 'pro');
         const statuses = async (app: FastifyInstance, n: number) => {
           const found: number[] = [];
