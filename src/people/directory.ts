@@ -278,17 +278,7 @@ export class PeopleDirectory {
     if (dataset !== 'job-changes') {
       for (const company of signalCompanies(row)) {
         const signal = signalOf(dataset, row, doc, company);
-        if (signal === undefined) continue;
-        const state = this.company(company);
-        const newest = state.newest[dataset];
-        if (newest === undefined || signal.at > newest.at || (signal.at === newest.at && row.id >= newest.id)) {
-          if (newest) this.newestOf.get(newest.source)?.delete(company);
-          state.newest[dataset] = { ...signal, source, id: row.id };
-          let of = this.newestOf.get(source);
-          if (of === undefined) this.newestOf.set(source, (of = new Set()));
-          of.add(company);
-          moved.push(company);
-        }
+        if (signal !== undefined && this.offer(dataset, company, signal, row.id)) moved.push(company);
       }
     }
     if ((PEOPLE_DATASETS as readonly string[]).includes(dataset)) {
@@ -400,20 +390,26 @@ export class PeopleDirectory {
     }
   }
 
+  /** A row's signal for a company, kept as its newest of the table when it is (newest date, then highest id). */
+  private offer(dataset: SignalDataset, company: string, signal: PersonSignal, id: number): boolean {
+    const state = this.company(company);
+    const newest = state.newest[dataset];
+    if (newest !== undefined && (newest.at > signal.at || (newest.at === signal.at && newest.id > id))) return false;
+    if (newest) this.newestOf.get(newest.source)?.delete(company);
+    const source = sourceOf(dataset, id);
+    state.newest[dataset] = { ...signal, source, id };
+    let of = this.newestOf.get(source);
+    if (of === undefined) this.newestOf.set(source, (of = new Set()));
+    of.add(company);
+    return true;
+  }
+
   /** Reads again the newest signal rows of companies whose newest changed or went. */
   private async refreshNewest(stale: ReadonlyMap<SignalDataset, ReadonlySet<string>>): Promise<void> {
     for (const [dataset, companies] of stale) {
       for (const row of await latestSignalRows(this.db, dataset, [...companies])) {
         const signal = signalOf(dataset, row, JSON.parse(row.doc), row.company);
-        if (signal === undefined) continue;
-        const state = this.company(row.company);
-        const newest = state.newest[dataset];
-        if (newest !== undefined && (newest.at > signal.at || (newest.at === signal.at && newest.id > row.id))) continue;
-        const source = sourceOf(dataset, row.id);
-        state.newest[dataset] = { ...signal, source, id: row.id };
-        let of = this.newestOf.get(source);
-        if (of === undefined) this.newestOf.set(source, (of = new Set()));
-        of.add(row.company);
+        if (signal !== undefined) this.offer(dataset, row.company, signal, row.id);
       }
     }
   }

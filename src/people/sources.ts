@@ -87,6 +87,22 @@ interface ContactInfo {
   company_linkedin_url?: unknown;
 }
 
+/** A candidate of a row: the person as the row names them, at the row's company and date. */
+function mention(
+  source: number,
+  row: SourceRow,
+  name: string,
+  title: string | null,
+  linkedinUrl: string | null,
+  companyName: string | null,
+  companyLinkedinUrl: string | null,
+  move: boolean,
+): Candidate {
+  const companyId = row.company_id;
+  const identity = identityOf(name, linkedinUrl, companyId, companyName);
+  return { source, identity, name, linkedinUrl, title, companyId, companyName, companyLinkedinUrl, at: row.sort_ms, move };
+}
+
 const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
 /** The people a row names, with the role it gives each. */
@@ -96,21 +112,7 @@ export function candidatesOf(dataset: SourceDataset, row: SourceRow, doc: Record
     const name = str(doc.personName) ?? '';
     const linkedinUrl = str(doc.personLinkedinUrl);
     const companyName = str(doc.companyName);
-    const title = str(doc.newRole);
-    return [
-      {
-        source,
-        identity: identityOf(name, linkedinUrl, row.company_id, companyName),
-        name,
-        linkedinUrl,
-        title,
-        companyId: row.company_id,
-        companyName,
-        companyLinkedinUrl: str(doc.companyLinkedinUrl),
-        at: row.sort_ms,
-        move: true,
-      },
-    ];
+    return [mention(source, row, name, str(doc.newRole), linkedinUrl, companyName, str(doc.companyLinkedinUrl), true)];
   }
   if (dataset === 'acquisitions') return [];
   // A funding round's or a deal's people: the employees of its contact info, and the CEO it names.
@@ -120,18 +122,7 @@ export function candidatesOf(dataset: SourceDataset, row: SourceRow, doc: Record
   const named = new Set<string>();
   const add = (name: string, title: string | null, linkedinUrl: string | null, companyLinkedinUrl: string | null) => {
     named.add(nameKey(name) ?? name);
-    people.push({
-      source,
-      identity: identityOf(name, linkedinUrl, row.company_id, companyName),
-      name,
-      linkedinUrl,
-      title,
-      companyId: row.company_id,
-      companyName,
-      companyLinkedinUrl,
-      at: row.sort_ms,
-      move: false,
-    });
+    people.push(mention(source, row, name, title, linkedinUrl, companyName, companyLinkedinUrl, false));
   };
   for (const contact of contacts) {
     if (contact === null || typeof contact !== 'object' || !Array.isArray(contact.employees)) continue;
