@@ -5,9 +5,13 @@
 //
 // Built on first use from one snapshot of the tables and kept current from the change log, as the read model is:
 // each request first applies what was committed before it arrived (polls shared by concurrent
-// requests). A changed row replaces its candidates; a changed signal moves its company's newest
+// requests). A changed row replaces its mentions; a changed signal moves its company's newest
 // (read again from the database when the newest one itself changed or went); the people of every
 // company touched are made again.
+//
+// Millions of people are kept as numbers (mentions.ts): a mention is its row, date, title and company
+// codes; a company's newest signal is a row id and a date. A page's people are served from their rows,
+// read again by id (a few primary-key reads a page), so no name, profile or summary stays in memory.
 import { classifyRole, keyHash, urlKey } from '../catalog/index.js';
 import type { Database } from '../platform/db/index.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot, type Change } from '../changes/index.js';
@@ -17,6 +21,7 @@ import {
   companiesByIds,
   latestSignalRows,
   sourceRowsAfter,
+  sourceRowsByIds,
   SOURCE_TABLES,
   type SourceDataset,
   type SourceRow,
@@ -24,6 +29,8 @@ import {
 import {
   candidatesOf,
   companyFacts,
+  datasetOfSource,
+  idOfSource,
   industryKey,
   signalCompanies,
   signalOf,
@@ -33,21 +40,22 @@ import {
   type PersonSignal,
 } from './sources.js';
 import { heldTitleKeys, type PeopleFilter } from './filter.js';
+import { Mentions, Strings } from './mentions.js';
 import type { PersonSignalType } from './schemas.js';
 
 type SignalDataset = Exclude<SourceDataset, 'job-changes'>;
 const PEOPLE_DATASETS: readonly SourceDataset[] = ['job-changes', 'funding', 'm-a'];
 const FOLLOWED = ['job-changes', 'funding', 'm-a', 'acquisitions', 'companies'] as const;
 
-/** A company's newest signal of one table, and the row it came from. */
-interface CompanySignal extends PersonSignal {
-  source: number;
+/** A company's newest row of one signal table: its id and date. */
+interface NewestRow {
   id: number;
+  at: number;
 }
 
 interface CompanyState {
   facts?: CompanyFacts;
-  newest: Partial<Record<SignalDataset, CompanySignal>>;
+  newest: Partial<Record<SignalDataset, NewestRow>>;
 }
 
 /** A person as served: their current role, their move into it, and their company's newest signals. */
@@ -58,18 +66,6 @@ export interface PersonView {
   move: Candidate | undefined;
   funding: PersonSignal | undefined;
   acquisition: PersonSignal | undefined;
-}
-
-/** The dates of a person's newest signal of each type (ms; undefined: none). */
-function signalDates(view: PersonView): Record<PersonSignalType, number | undefined> {
-  return { funding_round: view.funding?.at, acquisition: view.acquisition?.at, job_change: view.move?.at };
-}
-
-interface Person {
-  identity: string;
-  ordinal: number;
-  candidates: Candidate[];
-  view?: PersonView;
 }
 
 /** Signal types by one letter, in the order the subset columns name them. */
@@ -100,23 +96,40 @@ const COLUMNS = [
 ] as const;
 
 const BATCH = 5000;
+/** Company references of mentions linked to no company: the company name as the row gives it. */
+const UNLINKED = 'name:';
 
 export interface PeoplePage {
   total: number;
   people: PersonView[];
 }
 
+/** What a person's title gives the index, worked out once per distinct title. */
+interface TitleFacts {
+  keys: string[];
+  functions: readonly string[];
+  seniority: string | null;
+}
+
+/** A person's current mention and their move into it (mention slots; -1: none). */
+interface Role {
+  current: number;
+  move: number;
+}
+
 export class PeopleDirectory {
   private index = new FilterIndex(COLUMNS);
-  private people = new Map<string, Person>();
-  private byOrdinal: (Person | undefined)[] = [];
-  /** Identities each row names. */
-  private bySource = new Map<number, string | string[]>();
-  /** One string per company id, name and page, however many rows name it. */
-  private strings = new Map<string, string>();
+  private ordinals = new Map<string, number>();
+  private identities: string[] = [];
+  private mentions = new Mentions();
+  private titles = new Strings();
+  private titleFacts: (TitleFacts | undefined)[] = [];
+  /** A mention's company: its id when linked, else UNLINKED and the name the row gives. */
+  private companyRefs = new Strings();
+  private companyLinkedins = new Strings();
   private companies = new Map<string, CompanyState>();
-  /** The companies a signal row is the newest of. */
-  private newestOf = new Map<number, Set<string>>();
+  /** The companies a signal row is the newest of (by sourceOf). */
+  private newestOf = new Map<number, string | string[]>();
   private follower: ChangeFollower | undefined;
   private building: Promise<void> | undefined;
   private polling: Promise<void> | undefined;
@@ -133,11 +146,7 @@ export class PeopleDirectory {
     const { terms, order, sortFrom } = this.query(filter);
     const offset = filter.count ? 0 : (filter.page - 1) * filter.limit;
     const result = this.index.query({ terms, sortFrom }, offset, filter.count ? 0 : filter.limit, order);
-    const people = result.ids.flatMap((ordinal) => {
-      const view = this.byOrdinal[ordinal]?.view;
-      return view ? [view] : [];
-    });
-    return { total: result.total, people };
+    return { total: result.total, people: await this.views(result.ids) };
   }
 
   /** People in the directory (for metrics and tests). */
@@ -215,10 +224,13 @@ export class PeopleDirectory {
 
   private reset(): void {
     this.index = new FilterIndex(COLUMNS);
-    this.people.clear();
-    this.byOrdinal = [];
-    this.bySource.clear();
-    this.strings.clear();
+    this.ordinals.clear();
+    this.identities = [];
+    this.mentions = new Mentions();
+    this.titles.clear();
+    this.titleFacts = [];
+    this.companyRefs.clear();
+    this.companyLinkedins.clear();
     this.companies.clear();
     this.newestOf.clear();
   }
@@ -235,7 +247,7 @@ export class PeopleDirectory {
       for (const dataset of ['acquisitions', 'm-a', 'funding', 'job-changes'] as const) {
         for (let afterId = 0; ;) {
           const rows = await sourceRowsAfter(tx, dataset, afterId, BATCH);
-          for (const row of rows) this.addRow(dataset, row, JSON.parse(row.doc));
+          for (const row of rows) this.addRow(dataset, row);
           if (rows.length < BATCH) break;
           afterId = rows.at(-1)!.id;
         }
@@ -251,9 +263,10 @@ export class PeopleDirectory {
   /** Every person's index record, a batch at a time: the records of millions of people are never all held at once. */
   private *recordBatches(): Generator<IndexRecord[]> {
     let batch: IndexRecord[] = [];
-    for (const person of this.people.values()) {
-      person.view = this.viewOf(person);
-      batch.push(this.recordOf(person));
+    for (let person = 0; person < this.identities.length; person++) {
+      const record = this.recordOf(person);
+      if (record === undefined) continue;
+      batch.push(record);
       if (batch.length === BATCH) {
         yield batch;
         batch = [];
@@ -271,63 +284,39 @@ export class PeopleDirectory {
     return state;
   }
 
-  /** A row's people and signal, added (the build, and a created or changed row). Returns the companies whose newest signal moved. */
-  private addRow(dataset: SourceDataset, row: SourceRow, doc: Record<string, unknown>): string[] {
-    const source = sourceOf(dataset, row.id);
+  /**
+   * A row's people and signal, added (the build, and a created or changed row). Returns the
+   * companies whose newest signal moved; the people the row names are added to `named`.
+   */
+  private addRow(dataset: SourceDataset, row: SourceRow, named?: Set<number>): string[] {
     const moved: string[] = [];
     if (dataset !== 'job-changes') {
-      for (const company of signalCompanies(row)) {
-        const signal = signalOf(dataset, row, doc, company);
-        if (signal !== undefined && this.offer(dataset, company, signal, row.id)) moved.push(company);
-      }
+      for (const company of signalCompanies(row)) if (this.offer(dataset, company, row.sort_ms, row.id)) moved.push(company);
     }
-    if ((PEOPLE_DATASETS as readonly string[]).includes(dataset)) {
-      const candidates = candidatesOf(dataset, row, doc);
-      if (candidates.length > 0) {
-        this.bySource.set(source, candidates.length === 1 ? candidates[0]!.identity : candidates.map((c) => c.identity));
+    if (!PEOPLE_DATASETS.includes(dataset)) return moved;
+    for (const candidate of candidatesOf(dataset, row, JSON.parse(row.doc))) {
+      let person = this.ordinals.get(candidate.identity);
+      if (person === undefined) {
+        person = this.identities.length;
+        this.ordinals.set(candidate.identity, person);
+        this.identities.push(candidate.identity);
       }
-      for (const candidate of candidates) {
-        // Many rows name one company: one string each for all of them.
-        if (candidate.companyId !== null) candidate.companyId = this.interned(candidate.companyId);
-        if (candidate.companyName !== null) candidate.companyName = this.interned(candidate.companyName);
-        if (candidate.companyLinkedinUrl !== null) candidate.companyLinkedinUrl = this.interned(candidate.companyLinkedinUrl);
-        let person = this.people.get(candidate.identity);
-        if (person === undefined) {
-          person = { identity: candidate.identity, ordinal: this.byOrdinal.length, candidates: [] };
-          this.people.set(candidate.identity, person);
-          this.byOrdinal.push(person);
-        }
-        person.candidates.push(candidate);
-      }
+      named?.add(person);
+      this.mentions.add({
+        person,
+        source: candidate.source,
+        at: candidate.at,
+        move: candidate.move,
+        title: this.titles.code(candidate.title),
+        company: this.companyRefs.code(candidate.companyId ?? UNLINKED + (candidate.companyName ?? '')),
+        companyLinkedin: this.companyLinkedins.code(urlKey(candidate.companyLinkedinUrl)),
+      });
     }
     return moved;
   }
 
-  private interned(id: string): string {
-    const kept = this.strings.get(id);
-    if (kept !== undefined) return kept;
-    this.strings.set(id, id);
-    return id;
-  }
-
-  private identitiesOf(source: number): string[] {
-    const named = this.bySource.get(source);
-    return named === undefined ? [] : typeof named === 'string' ? [named] : named;
-  }
-
-  /** Takes a row's people out; returns the identities it named. */
-  private removeRowPeople(source: number): string[] {
-    const identities = this.identitiesOf(source);
-    this.bySource.delete(source);
-    for (const identity of identities) {
-      const person = this.people.get(identity);
-      if (person) person.candidates = person.candidates.filter((candidate) => candidate.source !== source);
-    }
-    return identities;
-  }
-
   private async apply(changes: readonly Change[]): Promise<void> {
-    const identities = new Set<string>();
+    const people = new Set<number>();
     const companies = new Set<string>();
     const stale = new Map<SignalDataset, Set<string>>();
     for (const change of changes) {
@@ -342,14 +331,14 @@ export class PeopleDirectory {
       const dataset = change.dataset as SourceDataset;
       if (!(dataset in SOURCE_TABLES)) continue;
       const source = sourceOf(dataset, change.id);
-      for (const identity of this.removeRowPeople(source)) identities.add(identity);
+      for (const person of this.mentions.removeRow(source)) people.add(person);
       // The row was some companies' newest: what is their newest now is read again.
       const wasNewest = this.newestOf.get(source);
-      if (wasNewest && dataset !== 'job-changes') {
+      if (wasNewest !== undefined && dataset !== 'job-changes') {
         this.newestOf.delete(source);
         let set = stale.get(dataset);
         if (set === undefined) stale.set(dataset, (set = new Set()));
-        for (const company of wasNewest) {
+        for (const company of typeof wasNewest === 'string' ? [wasNewest] : wasNewest) {
           set.add(company);
           companies.add(company);
           delete this.company(company).newest[dataset];
@@ -365,51 +354,52 @@ export class PeopleDirectory {
         company_id: typeof values.company_id === 'string' ? values.company_id : null,
         acquirer_company_id: typeof values.acquirer_company_id === 'string' ? values.acquirer_company_id : null,
       };
-      for (const company of this.addRow(dataset, row, JSON.parse(record.doc))) companies.add(company);
-      for (const identity of this.identitiesOf(source)) identities.add(identity);
+      for (const company of this.addRow(dataset, row, people)) companies.add(company);
     }
     await this.refreshNewest(stale);
     await this.refreshCompanies(companies);
     for (const company of companies) {
       const { ids } = this.index.query({ terms: [{ column: 'company_id', equals: company }] }, 0, Number.MAX_SAFE_INTEGER);
-      for (const ordinal of ids) {
-        const person = this.byOrdinal[ordinal];
-        if (person) identities.add(person.identity);
-      }
+      for (const person of ids) people.add(person);
     }
-    for (const identity of identities) {
-      const person = this.people.get(identity);
-      if (person === undefined) continue;
-      if (person.candidates.length === 0) {
-        this.index.remove(person.ordinal);
-        person.view = undefined;
-        continue;
-      }
-      person.view = this.viewOf(person);
-      this.index.upsert(this.recordOf(person));
+    for (const person of people) {
+      const record = this.recordOf(person);
+      if (record === undefined) this.index.remove(person);
+      else this.index.upsert(record);
     }
   }
 
-  /** A row's signal for a company, kept as its newest of the table when it is (newest date, then highest id). */
-  private offer(dataset: SignalDataset, company: string, signal: PersonSignal, id: number): boolean {
+  /** A row's date for a company, kept as its newest of the table when it is (newest date, then highest id). */
+  private offer(dataset: SignalDataset, company: string, at: number, id: number): boolean {
     const state = this.company(company);
     const newest = state.newest[dataset];
-    if (newest !== undefined && (newest.at > signal.at || (newest.at === signal.at && newest.id > id))) return false;
-    if (newest) this.newestOf.get(newest.source)?.delete(company);
+    if (newest !== undefined && (newest.at > at || (newest.at === at && newest.id > id))) return false;
+    if (newest !== undefined) this.forgetNewest(sourceOf(dataset, newest.id), company);
+    state.newest[dataset] = { id, at };
     const source = sourceOf(dataset, id);
-    state.newest[dataset] = { ...signal, source, id };
-    let of = this.newestOf.get(source);
-    if (of === undefined) this.newestOf.set(source, (of = new Set()));
-    of.add(company);
+    const of = this.newestOf.get(source);
+    if (of === undefined) this.newestOf.set(source, company);
+    else if (typeof of === 'string') {
+      if (of !== company) this.newestOf.set(source, [of, company]);
+    } else if (!of.includes(company)) of.push(company);
     return true;
+  }
+
+  private forgetNewest(source: number, company: string): void {
+    const of = this.newestOf.get(source);
+    if (of === company) this.newestOf.delete(source);
+    else if (Array.isArray(of)) {
+      const rest = of.filter((id) => id !== company);
+      if (rest.length === 0) this.newestOf.delete(source);
+      else this.newestOf.set(source, rest.length === 1 ? rest[0]! : rest);
+    }
   }
 
   /** Reads again the newest signal rows of companies whose newest changed or went. */
   private async refreshNewest(stale: ReadonlyMap<SignalDataset, ReadonlySet<string>>): Promise<void> {
     for (const [dataset, companies] of stale) {
       for (const row of await latestSignalRows(this.db, dataset, [...companies])) {
-        const signal = signalOf(dataset, row, JSON.parse(row.doc), row.company);
-        if (signal !== undefined) this.offer(dataset, row.company, signal, row.id);
+        this.offer(dataset, row.company, row.sort_ms, row.id);
       }
     }
   }
@@ -422,33 +412,59 @@ export class PeopleDirectory {
       this.company(row.record_id).facts = companyFacts(JSON.parse(row.doc));
   }
 
-  private viewOf(person: Person): PersonView {
-    let current = person.candidates[0]!;
-    for (const candidate of person.candidates) {
-      if (candidate.at > current.at || (candidate.at === current.at && candidate.move && !current.move)) current = candidate;
+  /** The person's current mention (the newest; a move before a mention of the same date) and their move into its company. */
+  private roleOf(person: number): Role | undefined {
+    const { mentions } = this;
+    let current = mentions.firstOf(person);
+    if (current < 0) return undefined;
+    for (let slot = mentions.next(current); slot >= 0; slot = mentions.next(slot)) {
+      const at = mentions.atOf(slot);
+      const currentAt = mentions.atOf(current);
+      if (at > currentAt || (at === currentAt && mentions.isMove(slot) && !mentions.isMove(current))) current = slot;
     }
-    let move: Candidate | undefined;
-    for (const candidate of person.candidates) {
-      if (candidate.move && sameCompany(candidate, current) && (move === undefined || candidate.at > move.at)) move = candidate;
+    const company = mentions.companyOf(current);
+    let move = -1;
+    for (let slot = mentions.firstOf(person); slot >= 0; slot = mentions.next(slot)) {
+      if (!mentions.isMove(slot) || mentions.companyOf(slot) !== company) continue;
+      if (move < 0 || mentions.atOf(slot) > mentions.atOf(move)) move = slot;
     }
-    const state = current.companyId === null ? undefined : this.companies.get(current.companyId);
-    const deal = state?.newest['m-a'];
-    const likely = state?.newest.acquisitions;
-    return {
-      current,
-      company: state?.facts,
-      move,
-      funding: state?.newest.funding,
-      acquisition: deal && likely ? (likely.at > deal.at ? likely : deal) : (deal ?? likely),
-    };
+    return { current, move };
   }
 
-  private recordOf(person: Person): IndexRecord {
-    const view = person.view!;
-    const { current, company } = view;
-    const dates = signalDates(view);
-    const role = current.title === null ? undefined : classifyRole(current.title);
-    const newest = (types: readonly PersonSignalType[]) => {
+  /** The company a mention is linked to (undefined when it is linked to none). */
+  private linkedCompany(slot: number): { id: string; state: CompanyState | undefined } | undefined {
+    const ref = this.companyRefs.value(this.mentions.companyOf(slot))!;
+    return ref.startsWith(UNLINKED) ? undefined : { id: ref, state: this.companies.get(ref) };
+  }
+
+  private titleFactsOf(code: number): TitleFacts {
+    if (code < 0) return { keys: [], functions: [], seniority: null };
+    let facts = this.titleFacts[code];
+    if (facts === undefined) {
+      const title = this.titles.value(code)!;
+      const role = classifyRole(title);
+      facts = { keys: heldTitleKeys(title), functions: role.departments, seniority: role.seniority };
+      this.titleFacts[code] = facts;
+    }
+    return facts;
+  }
+
+  /** A person's index record; undefined when no row names them any more. */
+  private recordOf(person: number): IndexRecord | undefined {
+    const role = this.roleOf(person);
+    if (role === undefined) return undefined;
+    const { mentions } = this;
+    const linked = this.linkedCompany(role.current);
+    const company = linked?.state?.facts;
+    const newest = linked?.state?.newest;
+    const deal = newest?.['m-a']?.at;
+    const likely = newest?.acquisitions?.at;
+    const dates: Record<PersonSignalType, number | undefined> = {
+      funding_round: newest?.funding?.at,
+      acquisition: deal === undefined ? likely : likely === undefined ? deal : Math.max(deal, likely),
+      job_change: role.move < 0 ? undefined : mentions.atOf(role.move),
+    };
+    const newestOf = (types: readonly PersonSignalType[]) => {
       let at: number | null = null;
       for (const type of types) {
         const date = dates[type];
@@ -456,27 +472,101 @@ export class PeopleDirectory {
       }
       return at;
     };
+    const title = this.titleFactsOf(mentions.titleOf(role.current));
+    const identity = this.identities[person]!;
     const values: Record<string, string | number | null | readonly string[]> = {
-      title_keys: heldTitleKeys(current.title),
-      functions: role?.departments ?? [],
-      seniority: role?.seniority ?? null,
+      title_keys: title.keys,
+      functions: title.functions,
+      seniority: title.seniority,
       country: company?.country?.toLowerCase() ?? null,
       size_band: company?.sizeBand ?? null,
       industry: industryKey(company?.industry ?? null),
-      person_key: urlKey(current.linkedinUrl),
+      // A person told apart by profile has the profile's key as identity; by name, none.
+      person_key: identity.startsWith('name:') ? null : identity,
       company_domain: company?.domain ?? null,
-      company_linkedin: urlKey(company?.linkedinUrl ?? current.companyLinkedinUrl),
-      company_id: current.companyId,
+      company_linkedin:
+        company?.linkedinUrl != null
+          ? urlKey(company.linkedinUrl)
+          : this.companyLinkedins.value(mentions.companyLinkedinOf(role.current)),
+      company_id: linked?.id ?? null,
     };
-    for (const types of SUBSETS) values[subsetColumn(types)] = newest(types);
-    return { id: person.ordinal, sortAt: newest(['funding_round', 'acquisition', 'job_change']) ?? 0, values };
+    for (const types of SUBSETS) values[subsetColumn(types)] = newestOf(types);
+    return { id: person, sortAt: newestOf(['funding_round', 'acquisition', 'job_change']) ?? 0, values };
+  }
+
+  /**
+   * A page's people as served: their mentions and their companies' newest signals read again from
+   * their rows. A row changed since the directory last caught up is served as it is now; a person
+   * it no longer names is left off this page (the next request has caught up with the change).
+   */
+  private async views(people: readonly number[]): Promise<PersonView[]> {
+    const wanted = new Map<SourceDataset, Set<number>>();
+    const want = (source: number) => {
+      const dataset = datasetOfSource(source);
+      let ids = wanted.get(dataset);
+      if (ids === undefined) wanted.set(dataset, (ids = new Set()));
+      ids.add(idOfSource(source));
+    };
+    const plans = people.flatMap((person) => {
+      const role = this.roleOf(person);
+      if (role === undefined) return [];
+      const linked = this.linkedCompany(role.current);
+      const newest = linked?.state?.newest ?? {};
+      const deal = newest['m-a'];
+      const likely = newest.acquisitions;
+      const acquisition: [SignalDataset, NewestRow] | undefined =
+        deal && likely
+          ? likely.at > deal.at
+            ? ['acquisitions', likely]
+            : ['m-a', deal]
+          : deal
+            ? ['m-a', deal]
+            : likely && ['acquisitions', likely];
+      const plan = {
+        identity: this.identities[person]!,
+        current: this.mentions.sourceOf(role.current),
+        move: role.move < 0 ? undefined : this.mentions.sourceOf(role.move),
+        company: linked,
+        funding: newest.funding && sourceOf('funding', newest.funding.id),
+        acquisition: acquisition && sourceOf(acquisition[0], acquisition[1].id),
+      };
+      for (const source of [plan.current, plan.move, plan.funding, plan.acquisition]) if (source !== undefined) want(source);
+      return [plan];
+    });
+    const rows = new Map<number, { row: SourceRow; doc: Record<string, unknown> }>();
+    await Promise.all(
+      [...wanted].map(async ([dataset, ids]) => {
+        for (const row of await sourceRowsByIds(this.db, dataset, [...ids])) {
+          rows.set(sourceOf(dataset, row.id), { row, doc: JSON.parse(row.doc) });
+        }
+      }),
+    );
+    const mentionIn = (source: number | undefined, identity: string) => {
+      const read = source === undefined ? undefined : rows.get(source);
+      if (read === undefined) return undefined;
+      return candidatesOf(datasetOfSource(source!), read.row, read.doc).find((candidate) => candidate.identity === identity);
+    };
+    const signalIn = (source: number | undefined, company: string | undefined) => {
+      const read = source === undefined ? undefined : rows.get(source);
+      if (read === undefined || company === undefined) return undefined;
+      return signalOf(datasetOfSource(source!), read.row, read.doc, company);
+    };
+    return plans.flatMap((plan) => {
+      const current = mentionIn(plan.current, plan.identity);
+      if (current === undefined) return [];
+      return [
+        {
+          current,
+          company: plan.company?.state?.facts,
+          move: mentionIn(plan.move, plan.identity),
+          funding: signalIn(plan.funding, plan.company?.id),
+          acquisition: signalIn(plan.acquisition, plan.company?.id),
+        },
+      ];
+    });
   }
 }
 
 function sameTypes(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((type) => b.includes(type));
-}
-
-function sameCompany(a: Candidate, b: Candidate): boolean {
-  return a.companyId !== null ? a.companyId === b.companyId : b.companyId === null && a.companyName === b.companyName;
 }

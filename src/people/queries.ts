@@ -52,6 +52,11 @@ export function sourceRowsAfter(db: Queryable, dataset: SourceDataset, afterId: 
   return db.query<SourceRow>(sourceRows(dataset, 'id > $1', '$2'), [afterId, limit]);
 }
 
+/** The rows of these ids (those that exist). */
+export function sourceRowsByIds(db: Queryable, dataset: SourceDataset, ids: readonly number[]): Promise<SourceRow[]> {
+  return db.query<SourceRow>(sourceRows(dataset, 'id = ANY($1::bigint[])', 'ALL'), [ids]);
+}
+
 export interface CompanyDocRow {
   record_id: string;
   doc: string;
@@ -95,7 +100,11 @@ export async function latestSignalRows(
     [ids],
   );
   if (found.length === 0) return [];
-  const rows = await db.query<SourceRow>(sourceRows(dataset, 'id = ANY($1::bigint[])', 'ALL'), [found.map((row) => row.id)]);
+  const rows = await sourceRowsByIds(
+    db,
+    dataset,
+    found.map((row) => row.id),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return found.flatMap(({ company, id }) => {
     const row = byId.get(id);

@@ -46,8 +46,14 @@ export interface CompanyFacts {
 
 const SOURCE_CODES: Readonly<Record<SourceDataset, number>> = { 'job-changes': 0, funding: 1, 'm-a': 2, acquisitions: 3 };
 
+const DATASETS_BY_CODE = (Object.keys(SOURCE_CODES) as SourceDataset[]).sort((a, b) => SOURCE_CODES[a] - SOURCE_CODES[b]);
+
 /** A row as one number (its id and its table): a key a few million rows are kept under without a string each. */
 export const sourceOf = (dataset: SourceDataset, id: number) => id * 4 + SOURCE_CODES[dataset];
+/** The table of a row's sourceOf. */
+export const datasetOfSource = (source: number) => DATASETS_BY_CODE[source % 4]!;
+/** The id of a row's sourceOf. */
+export const idOfSource = (source: number) => Math.floor(source / 4);
 
 /** A job change's signal, as served. */
 export function moveSignal(move: Candidate): PersonSignal {
