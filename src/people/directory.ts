@@ -20,6 +20,7 @@ import {
   companiesAfter,
   companiesByIds,
   latestSignalRows,
+  type CompanyDocRow,
   sourceRowsAfter,
   sourceRowsByIds,
   SOURCE_TABLES,
@@ -96,6 +97,7 @@ const COLUMNS = [
 ] as const;
 
 const BATCH = 5000;
+const FIRST_UUID = '00000000-0000-0000-0000-000000000000';
 /** Company references of mentions linked to no company: the company name as the row gives it. */
 const UNLINKED = 'name:';
 
@@ -237,19 +239,13 @@ export class PeopleDirectory {
 
   private async build(): Promise<void> {
     const snapshot = await loadSnapshot(this.db, async (tx) => {
-      let after = '00000000-0000-0000-0000-000000000000';
-      for (;;) {
-        const rows = await companiesAfter(tx, after, BATCH);
+      const companies = inBatches((last?: CompanyDocRow) => companiesAfter(tx, last?.record_id ?? FIRST_UUID, BATCH));
+      for await (const rows of companies) {
         for (const row of rows) this.company(row.record_id).facts = companyFacts(JSON.parse(row.doc));
-        if (rows.length < BATCH) break;
-        after = rows.at(-1)!.record_id;
       }
       for (const dataset of ['acquisitions', 'm-a', 'funding', 'job-changes'] as const) {
-        for (let afterId = 0; ;) {
-          const rows = await sourceRowsAfter(tx, dataset, afterId, BATCH);
+        for await (const rows of inBatches((last?: SourceRow) => sourceRowsAfter(tx, dataset, last?.id ?? 0, BATCH))) {
           for (const row of rows) this.addRow(dataset, row);
-          if (rows.length < BATCH) break;
-          afterId = rows.at(-1)!.id;
         }
       }
     });
@@ -564,6 +560,22 @@ export class PeopleDirectory {
         },
       ];
     });
+  }
+}
+
+/** A table read a batch at a time, in key order, the next batch asked for while the last is worked on. */
+async function* inBatches<T>(read: (last?: T) => Promise<T[]>): AsyncGenerator<T[]> {
+  let pending = read();
+  for (;;) {
+    const rows = await pending;
+    const more = rows.length === BATCH;
+    if (more) {
+      pending = read(rows.at(-1));
+      // Awaited on the next turn; a reader stopped before then must not leave it unhandled.
+      pending.catch(() => undefined);
+    }
+    yield rows;
+    if (!more) return;
   }
 }
 

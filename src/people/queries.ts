@@ -1,8 +1,7 @@
 // The rows people are made from: job changes, funding rounds and M&A deals (the people they name),
 // the signals of each company (its funding rounds, deals and acquisition signals) and the companies.
 // Each row is read as the change log hands the directory a changed row (its id, document, date and
-// company links), so one function (sources.ts) makes people from either; a read here carries only
-// the document's fields people are made from, so a build parses a fraction of what is stored.
+// company links), so one function (sources.ts) makes people from either.
 import type { Queryable } from '../platform/db/index.js';
 
 /** A row as sources.ts reads it: the row's id, its document, its date and the companies it is linked to. */
@@ -16,35 +15,25 @@ export interface SourceRow {
 
 /** The tables people and signals are read from, by the dataset name the change log gives them. */
 export const SOURCE_TABLES = {
-  'job-changes': {
-    table: 'job_changes',
-    acquirer: false,
-    fields: ['personName', 'personLinkedinUrl', 'newRole', 'companyName', 'companyLinkedinUrl'],
-  },
-  funding: {
-    table: 'funding_rounds',
-    acquirer: false,
-    fields: ['company_name', 'ceo', 'contact_info', 'round_type', 'funding_amount', 'currency', 'investors'],
-  },
-  'm-a': { table: 'ma_deals', acquirer: true, fields: ['company_name', 'acquired_by', 'acquisition_amount', 'contact_info'] },
-  acquisitions: { table: 'acquisition_signals', acquirer: false, fields: ['acquisitionSignalScore', 'signalIndicators'] },
+  'job-changes': { table: 'job_changes', acquirer: false },
+  funding: { table: 'funding_rounds', acquirer: false },
+  'm-a': { table: 'ma_deals', acquirer: true },
+  acquisitions: { table: 'acquisition_signals', acquirer: false },
 } as const;
 export type SourceDataset = keyof typeof SOURCE_TABLES;
 
-const COMPANY_FIELDS = ['name', 'website', 'linkedinUrl', 'headquartersCountry', 'employeeCount', 'industry'];
-
-/** The named fields of the document `j` as a JSON object text. */
-const fieldsOf = (fields: readonly string[]) => `json_build_object(${fields.map((f) => `'${f}', j->'${f}'`).join(', ')})::text`;
-
-/** A source table's rows `where` selects (at most `limit`, in id order), as SourceRows. */
+/**
+ * A source table's rows `where` selects (at most `limit`, in id order), as SourceRows. The document
+ * goes whole: picking its fields in SQL (`doc::json->'field'`) parses the text once a field and
+ * costs the database several times what parsing it in Node costs (funding rounds, 20,000 rows:
+ * 2.0 s against 0.4 s).
+ */
 function sourceRows(dataset: SourceDataset, where: string, limit: string): string {
-  const { table, acquirer, fields } = SOURCE_TABLES[dataset];
-  // The document is parsed once, in the inner query (kept apart by its LIMIT).
-  return `SELECT id::float8 AS id, ${fieldsOf(fields)} AS doc, (extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms,
+  const { table, acquirer } = SOURCE_TABLES[dataset];
+  // Ordered by the table's id: a bare \`id\` would name the float8 output column, which no index serves.
+  return `SELECT id::float8 AS id, doc, (extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms,
                  company_id::text AS company_id, ${acquirer ? 'acquirer_company_id::text' : 'NULL::text'} AS acquirer_company_id
-            FROM (SELECT id, doc::json AS j, sort_at, company_id${acquirer ? ', acquirer_company_id' : ''}
-                    FROM ${table} WHERE ${where} ORDER BY id LIMIT ${limit}) t
-           ORDER BY id`;
+            FROM ${table} WHERE ${where} ORDER BY ${table}.id LIMIT ${limit}`;
 }
 
 /** One batch of a table's rows after an id, in id order (the directory's build). */
@@ -63,9 +52,7 @@ export interface CompanyDocRow {
 }
 
 const companyRows = (where: string, limit: string) =>
-  `SELECT record_id::text AS record_id, ${fieldsOf(COMPANY_FIELDS)} AS doc
-     FROM (SELECT record_id, doc::json AS j FROM companies WHERE ${where} ORDER BY record_id LIMIT ${limit}) t
-    ORDER BY record_id`;
+  `SELECT record_id::text AS record_id, doc FROM companies WHERE ${where} ORDER BY companies.record_id LIMIT ${limit}`;
 
 /** One batch of the companies after a record id, in record id order. */
 export function companiesAfter(db: Queryable, afterId: string, limit: number): Promise<CompanyDocRow[]> {
