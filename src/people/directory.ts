@@ -10,8 +10,8 @@
 // company touched are made again.
 //
 // Millions of people are kept as numbers (mentions.ts): a mention is its row, date, title and company
-// codes; a company's newest signal is a row id and a date. A page's people are served from their rows,
-// read again by id (a few primary-key reads a page), so no name, profile or summary stays in memory.
+// codes; a company's newest signal is a row id, a date and its summary. A page's people are served from
+// their rows, read again by id (one statement a page), so no person's name or profile stays in memory.
 import { classifyRole, keyHash, urlKey } from '../catalog/index.js';
 import type { Database } from '../platform/db/index.js';
 import { ChangeFollower, ChangeLogExpiredError, loadSnapshot, type Change } from '../changes/index.js';
@@ -22,7 +22,7 @@ import {
   latestSignalRows,
   type CompanyDocRow,
   sourceRowsAfter,
-  sourceRowsByIds,
+  sourceRowsOf,
   SOURCE_TABLES,
   type SourceDataset,
   type SourceRow,
@@ -48,10 +48,11 @@ type SignalDataset = Exclude<SourceDataset, 'job-changes'>;
 const PEOPLE_DATASETS: readonly SourceDataset[] = ['job-changes', 'funding', 'm-a'];
 const FOLLOWED = ['job-changes', 'funding', 'm-a', 'acquisitions', 'companies'] as const;
 
-/** A company's newest row of one signal table: its id and date. */
+/** A company's newest row of one signal table: its id, date and summary (served as it is). */
 interface NewestRow {
   id: number;
   at: number;
+  summary: string;
 }
 
 interface CompanyState {
@@ -286,11 +287,15 @@ export class PeopleDirectory {
    */
   private addRow(dataset: SourceDataset, row: SourceRow, named?: Set<number>): string[] {
     const moved: string[] = [];
+    let doc: Record<string, unknown> | undefined;
     if (dataset !== 'job-changes') {
-      for (const company of signalCompanies(row)) if (this.offer(dataset, company, row.sort_ms, row.id)) moved.push(company);
+      for (const company of signalCompanies(row)) {
+        // The document is parsed only for a row that is a company's newest so far.
+        if (this.offer(dataset, company, row, () => (doc ??= JSON.parse(row.doc)))) moved.push(company);
+      }
     }
     if (!PEOPLE_DATASETS.includes(dataset)) return moved;
-    for (const candidate of candidatesOf(dataset, row, JSON.parse(row.doc))) {
+    for (const candidate of candidatesOf(dataset, row, (doc ??= JSON.parse(row.doc)))) {
       let person = this.ordinals.get(candidate.identity);
       if (person === undefined) {
         person = this.identities.length;
@@ -365,13 +370,14 @@ export class PeopleDirectory {
     }
   }
 
-  /** A row's date for a company, kept as its newest of the table when it is (newest date, then highest id). */
-  private offer(dataset: SignalDataset, company: string, at: number, id: number): boolean {
+  /** A row's signal for a company, kept as its newest of the table when it is (newest date, then highest id). */
+  private offer(dataset: SignalDataset, company: string, row: SourceRow, doc: () => Record<string, unknown>): boolean {
+    const { id, sort_ms: at } = row;
     const state = this.company(company);
     const newest = state.newest[dataset];
     if (newest !== undefined && (newest.at > at || (newest.at === at && newest.id > id))) return false;
     if (newest !== undefined) this.forgetNewest(sourceOf(dataset, newest.id), company);
-    state.newest[dataset] = { id, at };
+    state.newest[dataset] = { id, at, summary: signalOf(dataset, row, doc(), company)!.summary };
     const source = sourceOf(dataset, id);
     const of = this.newestOf.get(source);
     if (of === undefined) this.newestOf.set(source, company);
@@ -395,7 +401,7 @@ export class PeopleDirectory {
   private async refreshNewest(stale: ReadonlyMap<SignalDataset, ReadonlySet<string>>): Promise<void> {
     for (const [dataset, companies] of stale) {
       for (const row of await latestSignalRows(this.db, dataset, [...companies])) {
-        this.offer(dataset, row.company, row.sort_ms, row.id);
+        this.offer(dataset, row.company, row, () => JSON.parse(row.doc));
       }
     }
   }
@@ -491,72 +497,51 @@ export class PeopleDirectory {
   }
 
   /**
-   * A page's people as served: their mentions and their companies' newest signals read again from
-   * their rows. A row changed since the directory last caught up is served as it is now; a person
-   * it no longer names is left off this page (the next request has caught up with the change).
+   * A page's people as served: their current mention and their move read again from their rows
+   * (one statement), their company's facts and newest signals from memory. A row changed since the
+   * directory last caught up is served as it is now; a person it no longer names is left off this
+   * page (the next request has caught up with the change).
    */
   private async views(people: readonly number[]): Promise<PersonView[]> {
-    const wanted = new Map<SourceDataset, Set<number>>();
+    const wanted = new Map<SourceDataset, number[]>();
     const want = (source: number) => {
       const dataset = datasetOfSource(source);
       let ids = wanted.get(dataset);
-      if (ids === undefined) wanted.set(dataset, (ids = new Set()));
-      ids.add(idOfSource(source));
+      if (ids === undefined) wanted.set(dataset, (ids = []));
+      ids.push(idOfSource(source));
     };
     const plans = people.flatMap((person) => {
       const role = this.roleOf(person);
       if (role === undefined) return [];
-      const linked = this.linkedCompany(role.current);
-      const newest = linked?.state?.newest ?? {};
-      const deal = newest['m-a'];
-      const likely = newest.acquisitions;
-      const acquisition: [SignalDataset, NewestRow] | undefined =
-        deal && likely
-          ? likely.at > deal.at
-            ? ['acquisitions', likely]
-            : ['m-a', deal]
-          : deal
-            ? ['m-a', deal]
-            : likely && ['acquisitions', likely];
-      const plan = {
-        identity: this.identities[person]!,
-        current: this.mentions.sourceOf(role.current),
-        move: role.move < 0 ? undefined : this.mentions.sourceOf(role.move),
-        company: linked,
-        funding: newest.funding && sourceOf('funding', newest.funding.id),
-        acquisition: acquisition && sourceOf(acquisition[0], acquisition[1].id),
-      };
-      for (const source of [plan.current, plan.move, plan.funding, plan.acquisition]) if (source !== undefined) want(source);
-      return [plan];
+      const current = this.mentions.sourceOf(role.current);
+      const move = role.move < 0 ? undefined : this.mentions.sourceOf(role.move);
+      want(current);
+      if (move !== undefined && move !== current) want(move);
+      return [{ identity: this.identities[person]!, current, move, company: this.linkedCompany(role.current)?.state }];
     });
     const rows = new Map<number, { row: SourceRow; doc: Record<string, unknown> }>();
-    await Promise.all(
-      [...wanted].map(async ([dataset, ids]) => {
-        for (const row of await sourceRowsByIds(this.db, dataset, [...ids])) {
-          rows.set(sourceOf(dataset, row.id), { row, doc: JSON.parse(row.doc) });
-        }
-      }),
-    );
+    for (const row of await sourceRowsOf(this.db, wanted)) {
+      rows.set(sourceOf(row.dataset, row.id), { row, doc: JSON.parse(row.doc) });
+    }
     const mentionIn = (source: number | undefined, identity: string) => {
       const read = source === undefined ? undefined : rows.get(source);
       if (read === undefined) return undefined;
       return candidatesOf(datasetOfSource(source!), read.row, read.doc).find((candidate) => candidate.identity === identity);
     };
-    const signalIn = (source: number | undefined, company: string | undefined) => {
-      const read = source === undefined ? undefined : rows.get(source);
-      if (read === undefined || company === undefined) return undefined;
-      return signalOf(datasetOfSource(source!), read.row, read.doc, company);
-    };
-    return plans.flatMap((plan) => {
-      const current = mentionIn(plan.current, plan.identity);
-      if (current === undefined) return [];
+    return plans.flatMap(({ identity, current, move, company }) => {
+      const mention = mentionIn(current, identity);
+      if (mention === undefined) return [];
+      const newest = company?.newest ?? {};
+      const deal = newest['m-a'];
+      const likely = newest.acquisitions;
       return [
         {
-          current,
-          company: plan.company?.state?.facts,
-          move: mentionIn(plan.move, plan.identity),
-          funding: signalIn(plan.funding, plan.company?.id),
-          acquisition: signalIn(plan.acquisition, plan.company?.id),
+          current: mention,
+          company: company?.facts,
+          move: mentionIn(move, identity),
+          funding: newest.funding && signal('funding_round', newest.funding),
+          acquisition:
+            deal && likely ? signal('acquisition', likely.at > deal.at ? likely : deal) : signal('acquisition', deal ?? likely),
         },
       ];
     });
@@ -577,6 +562,11 @@ async function* inBatches<T>(read: (last?: T) => Promise<T[]>): AsyncGenerator<T
     yield rows;
     if (!more) return;
   }
+}
+
+/** A company's newest row of a table as a person's signal. */
+function signal(type: PersonSignalType, newest: NewestRow | undefined): PersonSignal | undefined {
+  return newest && { type, at: newest.at, summary: newest.summary, sourceUrl: null };
 }
 
 function sameTypes(a: readonly string[], b: readonly string[]): boolean {

@@ -29,11 +29,16 @@ export type SourceDataset = keyof typeof SOURCE_TABLES;
  * 2.0 s against 0.4 s).
  */
 function sourceRows(dataset: SourceDataset, where: string, limit: string): string {
-  const { table, acquirer } = SOURCE_TABLES[dataset];
-  // Ordered by the table's id: a bare \`id\` would name the float8 output column, which no index serves.
-  return `SELECT id::float8 AS id, doc, (extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms,
-                 company_id::text AS company_id, ${acquirer ? 'acquirer_company_id::text' : 'NULL::text'} AS acquirer_company_id
-            FROM ${table} WHERE ${where} ORDER BY ${table}.id LIMIT ${limit}`;
+  const { table } = SOURCE_TABLES[dataset];
+  // Ordered by the table's id: a bare `id` would name the float8 output column, which no index serves.
+  return `SELECT ${rowColumns(dataset)} FROM ${table} WHERE ${where} ORDER BY ${table}.id LIMIT ${limit}`;
+}
+
+/** A SourceRow's columns. */
+function rowColumns(dataset: SourceDataset): string {
+  const acquirer = SOURCE_TABLES[dataset].acquirer ? 'acquirer_company_id::text' : 'NULL::text';
+  return `id::float8 AS id, doc, (extract(epoch FROM sort_at) * 1000)::float8 AS sort_ms,
+          company_id::text AS company_id, ${acquirer} AS acquirer_company_id`;
 }
 
 /** One batch of a table's rows after an id, in id order (the directory's build). */
@@ -44,6 +49,23 @@ export function sourceRowsAfter(db: Queryable, dataset: SourceDataset, afterId: 
 /** The rows of these ids (those that exist). */
 export function sourceRowsByIds(db: Queryable, dataset: SourceDataset, ids: readonly number[]): Promise<SourceRow[]> {
   return db.query<SourceRow>(sourceRows(dataset, 'id = ANY($1::bigint[])', 'ALL'), [ids]);
+}
+
+/** The rows of several tables by id, in one statement (the rows a page of people is served from). */
+export async function sourceRowsOf(
+  db: Queryable,
+  ids: ReadonlyMap<SourceDataset, readonly number[]>,
+): Promise<(SourceRow & { dataset: SourceDataset })[]> {
+  const asked = [...ids].filter(([, list]) => list.length > 0);
+  if (asked.length === 0) return [];
+  const selects = asked.map(
+    ([dataset], i) =>
+      `SELECT '${dataset}' AS dataset, ${rowColumns(dataset)} FROM ${SOURCE_TABLES[dataset].table} WHERE id = ANY($${i + 1}::bigint[])`,
+  );
+  return db.query(
+    selects.join(' UNION ALL '),
+    asked.map(([, list]) => list),
+  );
 }
 
 export interface CompanyDocRow {
