@@ -132,14 +132,6 @@ export class Mentions {
     return this.companyLinkedin[slot]!;
   }
 
-  clear(): void {
-    this.used = 0;
-    this.freed = [];
-    this.first.fill(NONE);
-    this.last.fill(NONE);
-    this.byRow.clear();
-  }
-
   private unlink(person: number, slot: number): void {
     let previous = NONE;
     for (let at = this.first[person]!; at !== NONE; previous = at, at = this.nextOfPerson[at]!) {
