@@ -57,7 +57,9 @@ export function linkedRowsAfter(
   limit: number,
 ): Promise<LinkedRow[]> {
   const links = linkColumns.map((column) => `${column}::text AS ${column}`).join(', ');
-  return db.query<LinkedRow>(`SELECT id::float8 AS id, ${links}, doc FROM ${table} WHERE id > $1 ORDER BY id LIMIT $2`, [
+  // Ordered by the table's id: a bare `id` would name the float8 output column, and every batch would
+  // sort the rest of the table (no index serves the cast).
+  return db.query<LinkedRow>(`SELECT id::float8 AS id, ${links}, doc FROM ${table} WHERE id > $1 ORDER BY ${table}.id LIMIT $2`, [
     afterId,
     limit,
   ]);
