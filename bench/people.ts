@@ -139,9 +139,10 @@ async function residentBytes(baseUrl: string): Promise<number> {
  */
 async function firstAnswer(url: string, keyFile: string): Promise<{ pagination: { totalCount: number } }> {
   const deadline = Date.now() + 1_800_000;
+  const headers = { authorization: `Bearer ${readFileSync(keyFile, 'utf8').trim()}` };
   for (;;) {
     try {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${readFileSync(keyFile, 'utf8').trim()}` } });
+      const res = await fetch(url, { headers });
       const body = (await res.json()) as { pagination?: { totalCount: number } };
       if (!res.ok || body.pagination === undefined) throw new Error(`building the people directory: HTTP ${res.status}`);
       return { pagination: body.pagination };

@@ -46,11 +46,6 @@ export function sourceRowsAfter(db: Queryable, dataset: SourceDataset, afterId: 
   return db.query<SourceRow>(sourceRows(dataset, 'id > $1', '$2'), [afterId, limit]);
 }
 
-/** The rows of these ids (those that exist). */
-export function sourceRowsByIds(db: Queryable, dataset: SourceDataset, ids: readonly number[]): Promise<SourceRow[]> {
-  return db.query<SourceRow>(sourceRows(dataset, 'id = ANY($1::bigint[])', 'ALL'), [ids]);
-}
-
 /** The rows of several tables by id, in one statement (the rows a page of people is served from). */
 export async function sourceRowsOf(
   db: Queryable,
@@ -95,28 +90,18 @@ export interface LatestSignalRow extends SourceRow {
  * The newest row of a signal table linked to each of these companies (newest date, then highest
  * id); for M&A deals, the newest as target and the newest as acquirer.
  */
-export async function latestSignalRows(
+export function latestSignalRows(
   db: Queryable,
   dataset: Exclude<SourceDataset, 'job-changes'>,
   ids: readonly string[],
 ): Promise<LatestSignalRow[]> {
   const { table, acquirer } = SOURCE_TABLES[dataset];
+  // Qualified names: a bare `id` in ORDER BY would name the float8 output column.
   const newest = (column: string) =>
-    `(SELECT DISTINCT ON (${column}) ${column}::text AS company, id::float8 AS id
-        FROM ${table} WHERE ${column} = ANY($1::uuid[]) ORDER BY ${column}, sort_at DESC, id DESC)`;
-  const found = await db.query<{ company: string; id: number }>(
+    `(SELECT DISTINCT ON (t.${column}) t.${column}::text AS company, ${rowColumns(dataset)}
+        FROM ${table} t WHERE t.${column} = ANY($1::uuid[]) ORDER BY t.${column}, t.sort_at DESC, t.id DESC)`;
+  return db.query<LatestSignalRow>(
     acquirer ? `${newest('company_id')} UNION ALL ${newest('acquirer_company_id')}` : newest('company_id'),
     [ids],
   );
-  if (found.length === 0) return [];
-  const rows = await sourceRowsByIds(
-    db,
-    dataset,
-    found.map((row) => row.id),
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return found.flatMap(({ company, id }) => {
-    const row = byId.get(id);
-    return row ? [{ ...row, company }] : [];
-  });
 }

@@ -341,5 +341,22 @@ describeEach('people API', (backend) => {
       acmePeople.data.every((p) => p.matched_signal.date === '2026-06-28'),
       JSON.stringify(acmePeople.data),
     );
+    // The newest round removed: the newest of those left is read again (not the oldest).
+    await importRecords(ctx.app, 'funding', [
+      {
+        ...acmeRound,
+        round_type: 'series c',
+        funding_amount: 60_000_000,
+        date_seen: '2026-06-30T00:00:00.000Z',
+        contact_info: [],
+      },
+    ]);
+    assert.equal((await page('company_domain=acme.io&signal_type=funding_round')).data[0]!.matched_signal.date, '2026-06-30');
+    await ctx.db.query(`DELETE FROM funding_rounds WHERE sort_at = '2026-06-30T00:00:00Z'`);
+    const afterRemoval = await page('company_domain=acme.io&signal_type=funding_round');
+    assert.ok(
+      afterRemoval.data.length > 0 && afterRemoval.data.every((p) => p.matched_signal.date === '2026-06-28'),
+      JSON.stringify(afterRemoval.data),
+    );
   });
 });
