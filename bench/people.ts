@@ -2,11 +2,14 @@
 // (titles, functions, seniorities, countries, company sizes, industries, signal types and windows,
 // pages 1–5) and identifier lookups (a person by LinkedIn profile, the people at a company by domain
 // or LinkedIn page), each a list of distinct requests drawn from the data, picked at random by wrk,
-// twice over; and what building the people directory took (time, resident memory).
+// twice over; the explore mix again while 10 records a second (funding rounds and job changes, each
+// naming people) are ingested through the admin API; and what building the people directory took
+// (time, resident memory).
 //
 //   node --import tsx bench/people.ts [--duration N] [--warmup N] [--connections N]
 //   (npm run bench -- --only people; the data set is the one in BENCH_DATABASE_URL, e.g. the large set
 //   loaded by `dealsignal seed --scale large`)
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +26,7 @@ import {
   HIGH_V2_LIMIT,
   int,
   machineLines,
+  ms,
   onExitStopServers,
   rowCountList,
   startWith,
@@ -30,10 +34,13 @@ import {
 } from './signals.js';
 import { Random } from './realistic-paths.js';
 import { MIX_TABLE_HEADER, mixServerLine, query, runMixes, type Mix } from './mixes.js';
+import { LIVE_BATCH, LIVE_RECORDS_PER_SECOND, LiveIngest, removeLiveRecords, type IngestAcks } from './live-ingest.js';
 
 const HEADING = '## People';
 const LIST_DIR = join(WORK_DIR, 'people');
 const PATHS_PER_MIX = 4000;
+/** The server takes new records through its admin API during the ingesting runs. */
+const ADMIN_TOKEN = randomBytes(24).toString('hex');
 
 /** What the data holds to draw the mixes from: the titles people hold, their profiles, companies, countries, industries. */
 async function sample(db: Database) {
@@ -180,8 +187,9 @@ async function main(): Promise<void> {
     mkdirSync(LIST_DIR, { recursive: true });
     const keyFile = join(LIST_DIR, 'key');
     writeFileSync(keyFile, `${await fundedBenchKey(db)}\n`, { mode: 0o600 });
-    const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT }, options);
+    const server = await startWith({ RATE_LIMIT_ENTERPRISE: HIGH_V2_LIMIT, ADMIN_TOKEN }, options);
     let found: { rows: string[]; checks: string[] };
+    let acks: IngestAcks;
     let build: { seconds: number; people: number; residentBefore: number; residentAfter: number };
     try {
       // The directory is built on first use: once, before the load, so no run waits for it.
@@ -196,9 +204,23 @@ async function main(): Promise<void> {
       };
       console.log(`people directory: ${int(build.people)} people with a signal, built in ${build.seconds.toFixed(1)} s`);
       found = await runMixes(tool, server.baseUrl, options, mixes, LIST_DIR, keyFile);
+      // The explore mix again while new records name new people and move others: each page first
+      // takes in what was committed before it.
+      const feed = new LiveIngest(server.baseUrl, ADMIN_TOKEN);
+      feed.start();
+      try {
+        const explore = { ...mixes[0]!, name: 'people explore while ingesting' };
+        const during = await runMixes(tool, server.baseUrl, options, [explore], LIST_DIR, keyFile);
+        found.rows.push(...during.rows);
+      } finally {
+        acks = await feed.stop();
+      }
     } finally {
       await stopService(server);
+      const removed = await removeLiveRecords(db);
+      console.log(`removed the ${removed.funding} funding rounds and ${removed.jobChanges} job changes ingested by the run`);
     }
+    if (acks.failures > 0) throw new Error(`${acks.failures} ingests failed; first: ${acks.firstFailure}`);
     const { rows, checks } = found;
     const mib = (bytes: number) => `${int(bytes / 1048576)} MiB`;
     const section = [
@@ -211,8 +233,15 @@ async function main(): Promise<void> {
       mixServerLine(options),
       ...checks,
       '',
+      `- While ingesting: ${LIVE_RECORDS_PER_SECOND} records a second through \`POST /admin/ingest/KIND\` (every second ${LIVE_BATCH} ` +
+        `funding rounds and ${LIVE_BATCH} job changes, dated now, one upload of each), from the warm-up to the end of the ` +
+        `second run; removed from the database afterwards.`,
+      '',
       ...MIX_TABLE_HEADER,
       ...rows,
+      '',
+      `Ingests meanwhile: ${int(acks.ingests)} seconds of records acknowledged, p50 ${ms(acks.p50Ms)} ms, p99 ${ms(acks.p99Ms)} ms, ` +
+        `max ${ms(acks.maxMs)} ms, ${int(acks.failures)} failed.`,
       '',
       `People directory: ${int(build.people)} people with a signal at any time, built on first use in ${build.seconds.toFixed(1)} s; ` +
         `the server's resident memory went from ${mib(build.residentBefore)} to ${mib(build.residentAfter)}.`,

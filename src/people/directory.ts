@@ -9,12 +9,14 @@
 // (read again from the database when the newest one itself changed or went); the people of every
 // company touched are made again.
 //
-// Millions of people are kept as numbers (mentions.ts): a mention is its row, date, title and company
-// codes; a company's newest signal is a row id, a date and its summary. A page's people are served from
-// their rows, read again by id (one statement a page), so no person's name or profile stays in memory.
+// Millions of people are kept as numbers (mentions.ts): a person is the code of their identity and a
+// company the code of its id in string tables kept as bytes; a mention is its row, date, title and
+// company codes; a company's newest signal is a row id, a date and its summary. A page's people are
+// served from their rows, read again by id (one statement a page) unless kept from an earlier page,
+// so no name or profile of millions of people stays in memory.
 import { classifyRole, keyHash, urlKey } from '../catalog/index.js';
 import type { Database } from '../platform/db/index.js';
-import { ChangeFollower, ChangeLogExpiredError, loadSnapshot, type Change } from '../changes/index.js';
+import { ChangeFollower, ChangeLogExpiredError, comparePositions, loadSnapshot, type Change } from '../changes/index.js';
 import { FilterIndex, type IndexRecord, type SortOrder, type Term } from '../read/index.js';
 import {
   companiesAfter,
@@ -22,7 +24,7 @@ import {
   latestSignalRows,
   type CompanyDocRow,
   sourceRowsAfter,
-  sourceRowsOf,
+  sourceRowsWithHead,
   SOURCE_TABLES,
   type SourceDataset,
   type SourceRow,
@@ -98,9 +100,15 @@ const COLUMNS = [
 ] as const;
 
 const BATCH = 5000;
+/** Times a page is asked again when the change log moved while its rows were read. */
+const PAGE_ATTEMPTS = 3;
+/**
+ * Most people whose served mentions are kept, parsed, most recently served first: pages lead with
+ * the people of the newest signals, so most pages are served without reading their rows again
+ * (about 1 KB a person; a changed row's people are let go when it is applied).
+ */
+const KEPT_PEOPLE = 50_000;
 const FIRST_UUID = '00000000-0000-0000-0000-000000000000';
-/** Company references of mentions linked to no company: the company name as the row gives it. */
-const UNLINKED = 'name:';
 
 export interface PeoplePage {
   total: number;
@@ -122,34 +130,68 @@ interface Role {
 
 export class PeopleDirectory {
   private index = new FilterIndex(COLUMNS);
-  private ordinals = new Map<string, number>();
-  private identities: string[] = [];
+  /** People by identity: a person's number is their identity's code. */
+  private people = new Strings();
   private mentions = new Mentions();
   private titles = new Strings();
   private titleFacts: (TitleFacts | undefined)[] = [];
-  /** A mention's company: its id when linked, else UNLINKED and the name the row gives. */
-  private companyRefs = new Strings();
+  /** Companies by id: a company's number is its id's code, and a mention's company (>= 0) when linked. */
+  private companyIds = new Strings();
+  /** The names rows give companies linked to none: a mention's company is -1 - the name's code. */
+  private unlinkedNames = new Strings();
   private companyLinkedins = new Strings();
-  private companies = new Map<string, CompanyState>();
-  /** The companies a signal row is the newest of (by sourceOf). */
-  private newestOf = new Map<number, string | string[]>();
+  /** Company states by company number. */
+  private companies: (CompanyState | undefined)[] = [];
+  /** The companies (numbers) a signal row is the newest of (by sourceOf). */
+  private newestOf = new Map<number, number | number[]>();
   private follower: ChangeFollower | undefined;
   private building: Promise<void> | undefined;
   private polling: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
+  /** People's served mentions, by person, least recently served first (see KEPT_PEOPLE). */
+  private kept = new Map<number, ServedRows>();
 
   constructor(private readonly db: Database) {}
 
-  /** People meeting the filter, newest matching signal first: the exact total and one page. */
+  /**
+   * People meeting the filter, newest matching signal first: the exact total and one page, as of a
+   * position of the change log at or after the call. The page's rows are read with the log's head:
+   * when it has moved past the directory's position, the new changes are applied and the page asked
+   * again; a page whose rows are all kept waits for a catch-up read of the log (shared by concurrent requests).
+   */
   async search(filter: PeopleFilter): Promise<PeoplePage> {
     await this.ready();
-    await this.catchUp();
     // No source gives a person's city: a city filter matches no one.
     if (filter.city !== undefined) return { total: 0, people: [] };
     const { terms, order, sortFrom } = this.query(filter);
     const offset = filter.count ? 0 : (filter.page - 1) * filter.limit;
-    const result = this.index.query({ terms, sortFrom }, offset, filter.count ? 0 : filter.limit, order);
-    return { total: result.total, people: await this.views(result.ids) };
+    const limit = filter.count ? 0 : filter.limit;
+    // Whether a catch-up begun after this call has completed: the directory then holds every write committed before it.
+    let current = false;
+    for (let attempt = 1; ; attempt++) {
+      const follower = this.follower!;
+      const position = follower.position;
+      const { total, ids } = this.index.query({ terms, sortFrom }, offset, limit, order);
+      const plans = this.plans(ids);
+      const missing = plans.filter((plan) => plan.served === undefined);
+      if (missing.length === 0) {
+        if (current || attempt === PAGE_ATTEMPTS) return { total, people: plans.flatMap(viewOf) };
+        await this.catchUp();
+        current = true;
+        continue;
+      }
+      const { rows, head } = await sourceRowsWithHead(this.db, sourcesByDataset(missing));
+      const exact = comparePositions(head, position) === 0;
+      if (!exact && attempt < PAGE_ATTEMPTS) {
+        await this.catchUp();
+        current = true;
+        continue;
+      }
+      // Kept only when no change was applied meanwhile either (one may concern these rows).
+      const keep = exact && comparePositions(follower.position, position) === 0;
+      this.serve(missing, rows, keep);
+      return { total, people: plans.flatMap(viewOf) };
+    }
   }
 
   /** People in the directory (for metrics and tests). */
@@ -179,7 +221,9 @@ export class PeopleDirectory {
     }
     const column = subsetColumn(SUBSETS.find((types) => sameTypes(types, filter.signalTypes))!);
     terms.push({ column, min: filter.since ?? Number.MIN_SAFE_INTEGER });
-    return { terms, order: { column, direction: 'desc' }, sortFrom: undefined };
+    // A newest signal of some types is no newer than the newest of all (sortAt), so only people
+    // whose sortAt is in the window can match: the index reads that range of its order only.
+    return { terms, order: { column, direction: 'desc' }, sortFrom: filter.since };
   }
 
   private ready(): Promise<void> {
@@ -227,14 +271,15 @@ export class PeopleDirectory {
 
   private reset(): void {
     this.index = new FilterIndex(COLUMNS);
-    this.ordinals.clear();
-    this.identities = [];
+    this.kept.clear();
+    this.people.clear();
     this.mentions = new Mentions();
     this.titles.clear();
     this.titleFacts = [];
-    this.companyRefs.clear();
+    this.companyIds.clear();
+    this.unlinkedNames.clear();
     this.companyLinkedins.clear();
-    this.companies.clear();
+    this.companies = [];
     this.newestOf.clear();
   }
 
@@ -242,7 +287,7 @@ export class PeopleDirectory {
     const snapshot = await loadSnapshot(this.db, async (tx) => {
       const companies = inBatches((last?: CompanyDocRow) => companiesAfter(tx, last?.record_id ?? FIRST_UUID, BATCH));
       for await (const rows of companies) {
-        for (const row of rows) this.company(row.record_id).facts = companyFacts(JSON.parse(row.doc));
+        for (const row of rows) this.company(this.companyOf(row.record_id)).facts = companyFacts(JSON.parse(row.doc));
       }
       for (const dataset of ['acquisitions', 'm-a', 'funding', 'job-changes'] as const) {
         for await (const rows of inBatches((last?: SourceRow) => sourceRowsAfter(tx, dataset, last?.id ?? 0, BATCH))) {
@@ -260,7 +305,7 @@ export class PeopleDirectory {
   /** Every person's index record, a batch at a time: the records of millions of people are never all held at once. */
   private *recordBatches(): Generator<IndexRecord[]> {
     let batch: IndexRecord[] = [];
-    for (let person = 0; person < this.identities.length; person++) {
+    for (let person = 0; person < this.people.size; person++) {
       const record = this.recordOf(person);
       if (record === undefined) continue;
       batch.push(record);
@@ -272,36 +317,32 @@ export class PeopleDirectory {
     yield batch;
   }
 
-  private company(id: string): CompanyState {
-    let state = this.companies.get(id);
-    if (state === undefined) {
-      state = { newest: {} };
-      this.companies.set(id, state);
-    }
-    return state;
+  /** A company's number, given one when new. */
+  private companyOf(id: string): number {
+    return this.companyIds.code(id);
+  }
+
+  private company(company: number): CompanyState {
+    return (this.companies[company] ??= { newest: {} });
   }
 
   /**
    * A row's people and signal, added (the build, and a created or changed row). Returns the
-   * companies whose newest signal moved; the people the row names are added to `named`.
+   * companies (numbers) whose newest signal moved; the people the row names are added to `named`.
    */
-  private addRow(dataset: SourceDataset, row: SourceRow, named?: Set<number>): string[] {
-    const moved: string[] = [];
+  private addRow(dataset: SourceDataset, row: SourceRow, named?: Set<number>): number[] {
+    const moved: number[] = [];
     let doc: Record<string, unknown> | undefined;
     if (dataset !== 'job-changes') {
-      for (const company of signalCompanies(row)) {
+      for (const id of signalCompanies(row)) {
         // The document is parsed only for a row that is a company's newest so far.
-        if (this.offer(dataset, company, row, () => (doc ??= JSON.parse(row.doc)))) moved.push(company);
+        const company = this.offer(dataset, id, row, () => (doc ??= JSON.parse(row.doc)));
+        if (company >= 0) moved.push(company);
       }
     }
     if (!PEOPLE_DATASETS.includes(dataset)) return moved;
     for (const candidate of candidatesOf(dataset, row, (doc ??= JSON.parse(row.doc)))) {
-      let person = this.ordinals.get(candidate.identity);
-      if (person === undefined) {
-        person = this.identities.length;
-        this.ordinals.set(candidate.identity, person);
-        this.identities.push(candidate.identity);
-      }
+      const person = this.people.code(candidate.identity);
       named?.add(person);
       this.mentions.add({
         person,
@@ -309,7 +350,10 @@ export class PeopleDirectory {
         at: candidate.at,
         move: candidate.move,
         title: this.titles.code(candidate.title),
-        company: this.companyRefs.code(candidate.companyId ?? UNLINKED + (candidate.companyName ?? '')),
+        company:
+          candidate.companyId === null
+            ? -1 - this.unlinkedNames.code(candidate.companyName ?? '')
+            : this.companyOf(candidate.companyId),
         companyLinkedin: this.companyLinkedins.code(urlKey(candidate.companyLinkedinUrl)),
       });
     }
@@ -318,15 +362,15 @@ export class PeopleDirectory {
 
   private async apply(changes: readonly Change[]): Promise<void> {
     const people = new Set<number>();
-    const companies = new Set<string>();
-    const stale = new Map<SignalDataset, Set<string>>();
+    const companies = new Set<number>();
+    const stale = new Map<SignalDataset, Set<number>>();
     for (const change of changes) {
       if (change.dataset === 'companies') {
         const id = change.key ?? change.record?.key;
         if (id === null || id === undefined) continue;
-        const state = this.company(id);
-        state.facts = change.record?.doc ? companyFacts(JSON.parse(change.record.doc)) : undefined;
-        companies.add(id);
+        const company = this.companyOf(id);
+        this.company(company).facts = change.record?.doc ? companyFacts(JSON.parse(change.record.doc)) : undefined;
+        companies.add(company);
         continue;
       }
       const dataset = change.dataset as SourceDataset;
@@ -339,7 +383,7 @@ export class PeopleDirectory {
         this.newestOf.delete(source);
         let set = stale.get(dataset);
         if (set === undefined) stale.set(dataset, (set = new Set()));
-        for (const company of typeof wasNewest === 'string' ? [wasNewest] : wasNewest) {
+        for (const company of typeof wasNewest === 'number' ? [wasNewest] : wasNewest) {
           set.add(company);
           companies.add(company);
           delete this.company(company).newest[dataset];
@@ -360,58 +404,68 @@ export class PeopleDirectory {
     await this.refreshNewest(stale);
     await this.refreshCompanies(companies);
     for (const company of companies) {
-      const { ids } = this.index.query({ terms: [{ column: 'company_id', equals: company }] }, 0, Number.MAX_SAFE_INTEGER);
+      const equals = this.companyIds.value(company)!;
+      const { ids } = this.index.query({ terms: [{ column: 'company_id', equals }] }, 0, Number.MAX_SAFE_INTEGER);
       for (const person of ids) people.add(person);
     }
     for (const person of people) {
+      // Their rows changed: what was kept of them is read again when next served.
+      this.kept.delete(person);
       const record = this.recordOf(person);
       if (record === undefined) this.index.remove(person);
       else this.index.upsert(record);
     }
   }
 
-  /** A row's signal for a company, kept as its newest of the table when it is (newest date, then highest id). */
-  private offer(dataset: SignalDataset, company: string, row: SourceRow, doc: () => Record<string, unknown>): boolean {
-    const { id, sort_ms: at } = row;
+  /**
+   * A row's signal for a company, kept as its newest of the table when it is (newest date, then
+   * highest id): returns the company's number then, else -1.
+   */
+  private offer(dataset: SignalDataset, id: string, row: SourceRow, doc: () => Record<string, unknown>): number {
+    const { sort_ms: at } = row;
+    const company = this.companyOf(id);
     const state = this.company(company);
     const newest = state.newest[dataset];
-    if (newest !== undefined && (newest.at > at || (newest.at === at && newest.id > id))) return false;
+    if (newest !== undefined && (newest.at > at || (newest.at === at && newest.id > row.id))) return -1;
     if (newest !== undefined) this.forgetNewest(sourceOf(dataset, newest.id), company);
-    state.newest[dataset] = { id, at, summary: signalOf(dataset, row, doc(), company)!.summary };
-    const source = sourceOf(dataset, id);
+    state.newest[dataset] = { id: row.id, at, summary: signalOf(dataset, row, doc(), id)!.summary };
+    const source = sourceOf(dataset, row.id);
     const of = this.newestOf.get(source);
     if (of === undefined) this.newestOf.set(source, company);
-    else if (typeof of === 'string') {
+    else if (typeof of === 'number') {
       if (of !== company) this.newestOf.set(source, [of, company]);
     } else if (!of.includes(company)) of.push(company);
-    return true;
+    return company;
   }
 
-  private forgetNewest(source: number, company: string): void {
+  private forgetNewest(source: number, company: number): void {
     const of = this.newestOf.get(source);
     if (of === company) this.newestOf.delete(source);
     else if (Array.isArray(of)) {
-      const rest = of.filter((id) => id !== company);
+      const rest = of.filter((other) => other !== company);
       if (rest.length === 0) this.newestOf.delete(source);
       else this.newestOf.set(source, rest.length === 1 ? rest[0]! : rest);
     }
   }
 
   /** Reads again the newest signal rows of companies whose newest changed or went. */
-  private async refreshNewest(stale: ReadonlyMap<SignalDataset, ReadonlySet<string>>): Promise<void> {
+  private async refreshNewest(stale: ReadonlyMap<SignalDataset, ReadonlySet<number>>): Promise<void> {
     for (const [dataset, companies] of stale) {
-      for (const row of await latestSignalRows(this.db, dataset, [...companies])) {
+      const ids = [...companies].map((company) => this.companyIds.value(company)!);
+      for (const row of await latestSignalRows(this.db, dataset, ids)) {
         this.offer(dataset, row.company, row, () => JSON.parse(row.doc));
       }
     }
   }
 
   /** Companies a change touched that the directory has no facts of yet (a signal before its company's row): read. */
-  private async refreshCompanies(companies: ReadonlySet<string>): Promise<void> {
-    const missing = [...companies].filter((id) => this.companies.get(id)?.facts === undefined);
+  private async refreshCompanies(companies: ReadonlySet<number>): Promise<void> {
+    const missing = [...companies].filter((company) => this.companies[company]?.facts === undefined);
     if (missing.length === 0) return;
-    for (const row of await companiesByIds(this.db, missing))
-      this.company(row.record_id).facts = companyFacts(JSON.parse(row.doc));
+    const ids = missing.map((company) => this.companyIds.value(company)!);
+    for (const row of await companiesByIds(this.db, ids)) {
+      this.company(this.companyOf(row.record_id)).facts = companyFacts(JSON.parse(row.doc));
+    }
   }
 
   /** The person's current mention (the newest; a move before a mention of the same date) and their move into its company. */
@@ -434,9 +488,9 @@ export class PeopleDirectory {
   }
 
   /** The company a mention is linked to (undefined when it is linked to none). */
-  private linkedCompany(slot: number): { id: string; state: CompanyState | undefined } | undefined {
-    const ref = this.companyRefs.value(this.mentions.companyOf(slot))!;
-    return ref.startsWith(UNLINKED) ? undefined : { id: ref, state: this.companies.get(ref) };
+  private linkedCompany(slot: number): { company: number; state: CompanyState | undefined } | undefined {
+    const company = this.mentions.companyOf(slot);
+    return company < 0 ? undefined : { company, state: this.companies[company] };
   }
 
   private titleFactsOf(code: number): TitleFacts {
@@ -475,7 +529,7 @@ export class PeopleDirectory {
       return at;
     };
     const title = this.titleFactsOf(mentions.titleOf(role.current));
-    const identity = this.identities[person]!;
+    const identity = this.people.value(person)!;
     const values: Record<string, string | number | null | readonly string[]> = {
       title_keys: title.keys,
       functions: title.functions,
@@ -490,62 +544,121 @@ export class PeopleDirectory {
         company?.linkedinUrl != null
           ? urlKey(company.linkedinUrl)
           : this.companyLinkedins.value(mentions.companyLinkedinOf(role.current)),
-      company_id: linked?.id ?? null,
+      company_id: linked === undefined ? null : this.companyIds.value(linked.company),
     };
     for (const types of SUBSETS) values[subsetColumn(types)] = newestOf(types);
     return { id: person, sortAt: newestOf(['funding_round', 'acquisition', 'job_change']) ?? 0, values };
   }
 
   /**
-   * A page's people as served: their current mention and their move read again from their rows
-   * (one statement), their company's facts and newest signals from memory. A row changed since the
-   * directory last caught up is served as it is now; a person it no longer names is left off this
-   * page (the next request has caught up with the change).
+   * A page's people as planned now: their current and move rows, their company's facts and newest
+   * signals (taken now: a change applied while the rows are read must not mix into this page), and
+   * their served rows when kept.
    */
-  private async views(people: readonly number[]): Promise<PersonView[]> {
-    const wanted = new Map<SourceDataset, number[]>();
-    const want = (source: number) => {
-      const dataset = datasetOfSource(source);
-      let ids = wanted.get(dataset);
-      if (ids === undefined) wanted.set(dataset, (ids = []));
-      ids.push(idOfSource(source));
-    };
-    const plans = people.flatMap((person) => {
+  private plans(people: readonly number[]): PagePlan[] {
+    return people.flatMap((person) => {
       const role = this.roleOf(person);
       if (role === undefined) return [];
       const current = this.mentions.sourceOf(role.current);
       const move = role.move < 0 ? undefined : this.mentions.sourceOf(role.move);
-      want(current);
-      if (move !== undefined && move !== current) want(move);
-      return [{ identity: this.identities[person]!, current, move, company: this.linkedCompany(role.current)?.state }];
-    });
-    const rows = new Map<number, { row: SourceRow; doc: Record<string, unknown> }>();
-    for (const row of await sourceRowsOf(this.db, wanted)) {
-      rows.set(sourceOf(row.dataset, row.id), { row, doc: JSON.parse(row.doc) });
-    }
-    const mentionIn = (source: number | undefined, identity: string) => {
-      const read = source === undefined ? undefined : rows.get(source);
-      if (read === undefined) return undefined;
-      return candidatesOf(datasetOfSource(source!), read.row, read.doc).find((candidate) => candidate.identity === identity);
-    };
-    return plans.flatMap(({ identity, current, move, company }) => {
-      const mention = mentionIn(current, identity);
-      if (mention === undefined) return [];
+      const company = this.linkedCompany(role.current)?.state;
       const newest = company?.newest ?? {};
       const deal = newest['m-a'];
       const likely = newest.acquisitions;
+      const kept = this.kept.get(person);
+      const served = kept !== undefined && kept.current === current && kept.move === move ? kept : undefined;
+      if (served !== undefined) {
+        // Most recently used last: the first entries are the ones let go.
+        this.kept.delete(person);
+        this.kept.set(person, served);
+      }
       return [
         {
-          current: mention,
+          person,
+          identity: this.people.value(person)!,
+          current,
+          move,
           company: company?.facts,
-          move: mentionIn(move, identity),
           funding: newest.funding && signal('funding_round', newest.funding),
           acquisition:
             deal && likely ? signal('acquisition', likely.at > deal.at ? likely : deal) : signal('acquisition', deal ?? likely),
+          served,
         },
       ];
     });
   }
+
+  /**
+   * Finds the planned people's mentions in their rows as read, keeping them when `keep` (the rows
+   * are those of the directory's position). A person a row no longer names stays unserved: left off
+   * the page (the next request has caught up with the change).
+   */
+  private serve(plans: PagePlan[], rows: readonly (SourceRow & { dataset: SourceDataset })[], keep: boolean): void {
+    const read = new Map<number, { row: SourceRow; doc: Record<string, unknown> }>();
+    for (const row of rows) read.set(sourceOf(row.dataset, row.id), { row, doc: JSON.parse(row.doc) });
+    const mentionIn = (source: number | undefined, identity: string) => {
+      const found = source === undefined ? undefined : read.get(source);
+      if (found === undefined) return undefined;
+      return candidatesOf(datasetOfSource(source!), found.row, found.doc).find((candidate) => candidate.identity === identity);
+    };
+    for (const plan of plans) {
+      const mention = mentionIn(plan.current, plan.identity);
+      if (mention === undefined) continue;
+      plan.served = { current: plan.current, move: plan.move, mention, moveMention: mentionIn(plan.move, plan.identity) };
+      if (!keep) continue;
+      this.kept.set(plan.person, plan.served);
+      if (this.kept.size > KEPT_PEOPLE) this.kept.delete(this.kept.keys().next().value!);
+    }
+  }
+}
+
+/** A person of a page: what the directory knows of them, and their mentions once read (or kept). */
+interface PagePlan {
+  person: number;
+  identity: string;
+  current: number;
+  move: number | undefined;
+  company: CompanyFacts | undefined;
+  funding: PersonSignal | undefined;
+  acquisition: PersonSignal | undefined;
+  served: ServedRows | undefined;
+}
+
+/** A person's current mention and move as their rows give them, with the rows (sources) they were read from. */
+interface ServedRows {
+  current: number;
+  move: number | undefined;
+  mention: Candidate;
+  moveMention: Candidate | undefined;
+}
+
+const viewOf = (plan: PagePlan): PersonView[] =>
+  plan.served === undefined
+    ? []
+    : [
+        {
+          current: plan.served.mention,
+          company: plan.company,
+          move: plan.served.moveMention,
+          funding: plan.funding,
+          acquisition: plan.acquisition,
+        },
+      ];
+
+/** The rows the planned people are served from, by table. */
+function sourcesByDataset(plans: readonly PagePlan[]): Map<SourceDataset, number[]> {
+  const wanted = new Map<SourceDataset, number[]>();
+  const want = (source: number) => {
+    const dataset = datasetOfSource(source);
+    let ids = wanted.get(dataset);
+    if (ids === undefined) wanted.set(dataset, (ids = []));
+    ids.push(idOfSource(source));
+  };
+  for (const { current, move } of plans) {
+    want(current);
+    if (move !== undefined && move !== current) want(move);
+  }
+  return wanted;
 }
 
 /** A table read a batch at a time, in key order, the next batch asked for while the last is worked on. */

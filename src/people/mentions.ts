@@ -2,33 +2,122 @@
 // columns, chained per person and per row, with a free list for the slots of removed rows. Millions
 // of mentions cost a few dozen bytes each and give the collector nothing to trace: no object per
 // mention, and the strings a mention needs to be served are read again from its row when served.
+import { Buffer } from 'node:buffer';
 
-/** A string table: each distinct string once, by a small number. */
+/**
+ * A string table: each distinct string once, by its code (0, 1, 2, … in the order first seen), kept
+ * as UTF-8 in one growing buffer with an open-addressing hash table of codes in typed arrays.
+ * Millions of strings (people's identities, company ids) cost their bytes and about 16 bytes each,
+ * and give the collector nothing to trace, where JavaScript strings in a Map cost several times
+ * that and are traced on every full collection. A string read back (`value`) is made anew.
+ */
 export class Strings {
-  readonly values: string[] = [];
-  private readonly codes = new Map<string, number>();
+  private bytes = Buffer.allocUnsafe(1 << 16);
+  private used = 0;
+  /** String i is bytes [offsets[i], offsets[i + 1]). */
+  private offsets = new Uint32Array(1025);
+  private hashes = new Int32Array(1024);
+  private count = 0;
+  /** Codes by hash, -1 for an empty slot; kept at most half full. */
+  private slots = new Int32Array(2048).fill(-1);
+  /** The string being looked up, as UTF-8. */
+  private scratch = Buffer.allocUnsafe(1024);
 
-  /** The code of a string (-1 for null). */
+  /** Distinct strings in the table. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The code of a string, added when new (-1 for null). */
   code(value: string | null): number {
     if (value === null) return -1;
-    let code = this.codes.get(value);
-    if (code === undefined) {
-      code = this.values.length;
-      this.values.push(value);
-      this.codes.set(value, code);
-    }
+    const length = this.encode(value);
+    const hash = fnv1a(this.scratch, length);
+    const slot = this.probe(hash, length);
+    const found = this.slots[slot]!;
+    if (found >= 0) return found;
+    const code = this.count++;
+    this.store(code, hash, length);
+    this.slots[slot] = code;
+    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     return code;
+  }
+
+  /** The code of a string in the table, -1 when it is not (or null). */
+  find(value: string | null): number {
+    if (value === null) return -1;
+    const length = this.encode(value);
+    return this.slots[this.probe(fnv1a(this.scratch, length), length)]!;
   }
 
   /** The string of a code (null for -1). */
   value(code: number): string | null {
-    return code < 0 ? null : this.values[code]!;
+    return code < 0 ? null : this.bytes.toString('utf8', this.offsets[code]!, this.offsets[code + 1]!);
   }
 
   clear(): void {
-    this.values.length = 0;
-    this.codes.clear();
+    this.used = 0;
+    this.count = 0;
+    this.slots.fill(-1);
   }
+
+  /** Writes the value to the scratch buffer; returns its length in bytes. */
+  private encode(value: string): number {
+    if (value.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(value.length * 3);
+    return this.scratch.write(value, 0, 'utf8');
+  }
+
+  /** The slot holding the scratch string's code, or the empty slot where it goes. */
+  private probe(hash: number, length: number): number {
+    const { slots, hashes, offsets, bytes, scratch } = this;
+    const mask = slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const code = slots[slot]!;
+      if (code < 0) return slot;
+      if (hashes[code] !== hash) continue;
+      const start = offsets[code]!;
+      if (offsets[code + 1]! - start !== length) continue;
+      let same = true;
+      for (let i = 0; i < length && same; i++) same = bytes[start + i] === scratch[i];
+      if (same) return slot;
+    }
+  }
+
+  /** Appends the scratch string as string `code`. */
+  private store(code: number, hash: number, length: number): void {
+    if (this.used + length > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + length));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    this.scratch.copy(this.bytes, this.used, 0, length);
+    if (code + 2 > this.offsets.length) {
+      this.offsets = grow(this.offsets, this.offsets.length * 2);
+      this.hashes = grow(this.hashes, this.hashes.length * 2);
+    }
+    this.offsets[code] = this.used;
+    this.used += length;
+    this.offsets[code + 1] = this.used;
+    this.hashes[code] = hash;
+  }
+
+  private rehash(capacity: number): void {
+    const slots = new Int32Array(capacity).fill(-1);
+    const mask = capacity - 1;
+    for (let code = 0; code < this.count; code++) {
+      let slot = this.hashes[code]! & mask;
+      while (slots[slot]! >= 0) slot = (slot + 1) & mask;
+      slots[slot] = code;
+    }
+    this.slots = slots;
+  }
+}
+
+/** 32-bit FNV-1a of the first `length` bytes, as a signed integer (as an Int32Array keeps it). */
+function fnv1a(bytes: Buffer, length: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return hash;
 }
 
 /** What the directory keeps of one mention. */
@@ -169,7 +258,7 @@ export class Mentions {
   }
 }
 
-type Typed = Int32Array | Float64Array | Uint8Array;
+type Typed = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
 function grow<T extends Typed>(array: T, capacity: number, fill?: number): T {
   const next = new (array.constructor as new (length: number) => T)(capacity);

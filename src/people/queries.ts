@@ -3,6 +3,7 @@
 // Each row is read as the change log hands the directory a changed row (its id, document, date and
 // company links), so one function (sources.ts) makes people from either.
 import type { Queryable } from '../platform/db/index.js';
+import { BOUNDS_SQL, boundsOf, type BoundsRow, type ChangePosition } from '../changes/index.js';
 
 /** A row as sources.ts reads it: the row's id, its document, its date and the companies it is linked to. */
 export interface SourceRow {
@@ -46,21 +47,28 @@ export function sourceRowsAfter(db: Queryable, dataset: SourceDataset, afterId: 
   return db.query<SourceRow>(sourceRows(dataset, 'id > $1', '$2'), [afterId, limit]);
 }
 
-/** The rows of several tables by id, in one statement (the rows a page of people is served from). */
-export async function sourceRowsOf(
+/**
+ * The rows of several tables by id and the change log's head, in one statement (the rows a page of
+ * people is served from): when the head is the position the directory stood at, the rows are those
+ * it picked the page from.
+ */
+export async function sourceRowsWithHead(
   db: Queryable,
   ids: ReadonlyMap<SourceDataset, readonly number[]>,
-): Promise<(SourceRow & { dataset: SourceDataset })[]> {
+): Promise<{ rows: (SourceRow & { dataset: SourceDataset })[]; head: ChangePosition }> {
   const asked = [...ids].filter(([, list]) => list.length > 0);
-  if (asked.length === 0) return [];
   const selects = asked.map(
     ([dataset], i) =>
       `SELECT '${dataset}' AS dataset, ${rowColumns(dataset)} FROM ${SOURCE_TABLES[dataset].table} WHERE id = ANY($${i + 1}::bigint[])`,
   );
-  return db.query(
-    selects.join(' UNION ALL '),
+  const rows = await db.query<BoundsRow & Partial<SourceRow> & { dataset: SourceDataset | null }>(
+    selects.length === 0
+      ? BOUNDS_SQL
+      : `SELECT b.*, d.* FROM (${BOUNDS_SQL}) b LEFT JOIN LATERAL (${selects.join(' UNION ALL ')}) d ON true`,
     asked.map(([, list]) => list),
   );
+  const found = rows.filter((row): row is typeof row & SourceRow & { dataset: SourceDataset } => row.dataset != null);
+  return { rows: found, head: boundsOf(rows[0]!).head };
 }
 
 export interface CompanyDocRow {

@@ -310,6 +310,13 @@ describeEach('people API', (backend) => {
     const body = await page('');
     assert.equal(body.pagination.totalCount, 7);
     assert.equal(body.data[0]!.name, 'Gina F.');
+    // Her row corrected in place (same record, same date): served as it is now, not as first read.
+    await importRecords(ctx.app, 'job-changes', [{ ...gina, newRole: 'VP Growth' }]);
+    const corrected = await page('linkedin_url=linkedin.com/in/gina-fresh');
+    assert.deepEqual(
+      corrected.data.map((person) => person.title),
+      ['VP Growth'],
+    );
     // Jane moves on to Beta Pay: one person still, now there, her old company's round no longer hers.
     await importRecords(ctx.app, 'job-changes', [
       {
