@@ -44,23 +44,11 @@ import {
 } from './sources.js';
 import { heldTitleKeys, type PeopleFilter } from './filter.js';
 import { Mentions, Strings } from './mentions.js';
+import { CompanyTable, type NewestRow, type SignalDataset } from './company-table.js';
 import type { PersonSignalType } from './schemas.js';
 
-type SignalDataset = Exclude<SourceDataset, 'job-changes'>;
 const PEOPLE_DATASETS: readonly SourceDataset[] = ['job-changes', 'funding', 'm-a'];
 const FOLLOWED = ['job-changes', 'funding', 'm-a', 'acquisitions', 'companies'] as const;
-
-/** A company's newest row of one signal table: its id, date and summary (served as it is). */
-interface NewestRow {
-  id: number;
-  at: number;
-  summary: string;
-}
-
-interface CompanyState {
-  facts?: CompanyFacts;
-  newest: Partial<Record<SignalDataset, NewestRow>>;
-}
 
 /** A person as served: their current role, their move into it, and their company's newest signals. */
 export interface PersonView {
@@ -140,8 +128,7 @@ export class PeopleDirectory {
   /** The names rows give companies linked to none: a mention's company is -1 - the name's code. */
   private unlinkedNames = new Strings();
   private companyLinkedins = new Strings();
-  /** Company states by company number. */
-  private companies: (CompanyState | undefined)[] = [];
+  private companies = new CompanyTable();
   /** The companies (numbers) a signal row is the newest of (by sourceOf). */
   private newestOf = new Map<number, number | number[]>();
   private follower: ChangeFollower | undefined;
@@ -279,7 +266,7 @@ export class PeopleDirectory {
     this.companyIds.clear();
     this.unlinkedNames.clear();
     this.companyLinkedins.clear();
-    this.companies = [];
+    this.companies = new CompanyTable();
     this.newestOf.clear();
   }
 
@@ -287,7 +274,7 @@ export class PeopleDirectory {
     const snapshot = await loadSnapshot(this.db, async (tx) => {
       const companies = inBatches((last?: CompanyDocRow) => companiesAfter(tx, last?.record_id ?? FIRST_UUID, BATCH));
       for await (const rows of companies) {
-        for (const row of rows) this.company(this.companyOf(row.record_id)).facts = companyFacts(JSON.parse(row.doc));
+        for (const row of rows) this.companies.setFacts(this.companyOf(row.record_id), companyFacts(JSON.parse(row.doc)));
       }
       for (const dataset of ['acquisitions', 'm-a', 'funding', 'job-changes'] as const) {
         for await (const rows of inBatches((last?: SourceRow) => sourceRowsAfter(tx, dataset, last?.id ?? 0, BATCH))) {
@@ -320,10 +307,6 @@ export class PeopleDirectory {
   /** A company's number, given one when new. */
   private companyOf(id: string): number {
     return this.companyIds.code(id);
-  }
-
-  private company(company: number): CompanyState {
-    return (this.companies[company] ??= { newest: {} });
   }
 
   /**
@@ -369,7 +352,7 @@ export class PeopleDirectory {
         const id = change.key ?? change.record?.key;
         if (id === null || id === undefined) continue;
         const company = this.companyOf(id);
-        this.company(company).facts = change.record?.doc ? companyFacts(JSON.parse(change.record.doc)) : undefined;
+        this.companies.setFacts(company, change.record?.doc ? companyFacts(JSON.parse(change.record.doc)) : undefined);
         companies.add(company);
         continue;
       }
@@ -386,7 +369,7 @@ export class PeopleDirectory {
         for (const company of typeof wasNewest === 'number' ? [wasNewest] : wasNewest) {
           set.add(company);
           companies.add(company);
-          delete this.company(company).newest[dataset];
+          this.companies.setNewest(company, dataset, undefined);
         }
       }
       const record = change.record;
@@ -424,11 +407,10 @@ export class PeopleDirectory {
   private offer(dataset: SignalDataset, id: string, row: SourceRow, doc: () => Record<string, unknown>): number {
     const { sort_ms: at } = row;
     const company = this.companyOf(id);
-    const state = this.company(company);
-    const newest = state.newest[dataset];
+    const newest = this.companies.newest(company, dataset);
     if (newest !== undefined && (newest.at > at || (newest.at === at && newest.id > row.id))) return -1;
     if (newest !== undefined) this.forgetNewest(sourceOf(dataset, newest.id), company);
-    state.newest[dataset] = { id: row.id, at, summary: signalOf(dataset, row, doc(), id)!.summary };
+    this.companies.setNewest(company, dataset, { id: row.id, at, summary: signalOf(dataset, row, doc(), id)!.summary });
     const source = sourceOf(dataset, row.id);
     const of = this.newestOf.get(source);
     if (of === undefined) this.newestOf.set(source, company);
@@ -460,11 +442,11 @@ export class PeopleDirectory {
 
   /** Companies a change touched that the directory has no facts of yet (a signal before its company's row): read. */
   private async refreshCompanies(companies: ReadonlySet<number>): Promise<void> {
-    const missing = [...companies].filter((company) => this.companies[company]?.facts === undefined);
+    const missing = [...companies].filter((company) => !this.companies.hasFacts(company));
     if (missing.length === 0) return;
     const ids = missing.map((company) => this.companyIds.value(company)!);
     for (const row of await companiesByIds(this.db, ids)) {
-      this.company(this.companyOf(row.record_id)).facts = companyFacts(JSON.parse(row.doc));
+      this.companies.setFacts(this.companyOf(row.record_id), companyFacts(JSON.parse(row.doc)));
     }
   }
 
@@ -487,10 +469,9 @@ export class PeopleDirectory {
     return { current, move };
   }
 
-  /** The company a mention is linked to (undefined when it is linked to none). */
-  private linkedCompany(slot: number): { company: number; state: CompanyState | undefined } | undefined {
-    const company = this.mentions.companyOf(slot);
-    return company < 0 ? undefined : { company, state: this.companies[company] };
+  /** The company a mention is linked to (-1 when it is linked to none). */
+  private linkedCompany(slot: number): number {
+    return Math.max(-1, this.mentions.companyOf(slot));
   }
 
   private titleFactsOf(code: number): TitleFacts {
@@ -511,12 +492,11 @@ export class PeopleDirectory {
     if (role === undefined) return undefined;
     const { mentions } = this;
     const linked = this.linkedCompany(role.current);
-    const company = linked?.state?.facts;
-    const newest = linked?.state?.newest;
-    const deal = newest?.['m-a']?.at;
-    const likely = newest?.acquisitions?.at;
+    const company = linked < 0 ? undefined : this.companies.factsOf(linked);
+    const deal = this.companies.newestAt(linked, 'm-a');
+    const likely = this.companies.newestAt(linked, 'acquisitions');
     const dates: Record<PersonSignalType, number | undefined> = {
-      funding_round: newest?.funding?.at,
+      funding_round: this.companies.newestAt(linked, 'funding'),
       acquisition: deal === undefined ? likely : likely === undefined ? deal : Math.max(deal, likely),
       job_change: role.move < 0 ? undefined : mentions.atOf(role.move),
     };
@@ -544,7 +524,7 @@ export class PeopleDirectory {
         company?.linkedinUrl != null
           ? urlKey(company.linkedinUrl)
           : this.companyLinkedins.value(mentions.companyLinkedinOf(role.current)),
-      company_id: linked === undefined ? null : this.companyIds.value(linked.company),
+      company_id: this.companyIds.value(linked),
     };
     for (const types of SUBSETS) values[subsetColumn(types)] = newestOf(types);
     return { id: person, sortAt: newestOf(['funding_round', 'acquisition', 'job_change']) ?? 0, values };
@@ -561,10 +541,10 @@ export class PeopleDirectory {
       if (role === undefined) return [];
       const current = this.mentions.sourceOf(role.current);
       const move = role.move < 0 ? undefined : this.mentions.sourceOf(role.move);
-      const company = this.linkedCompany(role.current)?.state;
-      const newest = company?.newest ?? {};
-      const deal = newest['m-a'];
-      const likely = newest.acquisitions;
+      const company = this.linkedCompany(role.current);
+      const funding = this.companies.newest(company, 'funding');
+      const deal = this.companies.newest(company, 'm-a');
+      const likely = this.companies.newest(company, 'acquisitions');
       const kept = this.kept.get(person);
       const served = kept !== undefined && kept.current === current && kept.move === move ? kept : undefined;
       if (served !== undefined) {
@@ -578,8 +558,8 @@ export class PeopleDirectory {
           identity: this.people.value(person)!,
           current,
           move,
-          company: company?.facts,
-          funding: newest.funding && signal('funding_round', newest.funding),
+          company: company < 0 ? undefined : this.companies.factsOf(company),
+          funding: signal('funding_round', funding),
           acquisition:
             deal && likely ? signal('acquisition', likely.at > deal.at ? likely : deal) : signal('acquisition', deal ?? likely),
           served,

@@ -258,9 +258,10 @@ export class Mentions {
   }
 }
 
-type Typed = Int32Array | Uint32Array | Float64Array | Uint8Array;
+type Typed = Int32Array | Uint32Array | Float64Array | Uint8Array | Int8Array;
 
-function grow<T extends Typed>(array: T, capacity: number, fill?: number): T {
+/** A copy of a typed array with room for `capacity` values, the new ones `fill` (or 0). */
+export function grow<T extends Typed>(array: T, capacity: number, fill?: number): T {
   const next = new (array.constructor as new (length: number) => T)(capacity);
   next.set(array);
   if (fill !== undefined) next.fill(fill, array.length);
