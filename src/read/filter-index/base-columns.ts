@@ -149,13 +149,13 @@ type BoundTerm =
     }
   | { readonly kind: 'number'; readonly index: NumberIndex; readonly min: number }
   | { readonly kind: 'atMost'; readonly index: NumberIndex; readonly max: number }
-  /** Ascending position lists data[offsets[i] .. offsets[i + 1]) for i in [first, last), united. */
+  /** Ascending position lists data[starts[i] .. ends[i]) for every i, united (a position may be in several). */
   | {
       readonly kind: 'lists';
       readonly data: Int32Array;
-      readonly offsets: ArrayLike<number>;
-      readonly first: number;
-      readonly last: number;
+      readonly starts: ArrayLike<number>;
+      readonly ends: ArrayLike<number>;
+      /** Their lengths summed. */
       readonly count: number;
     };
 
@@ -526,22 +526,22 @@ export class MainPart {
             terms.push({ kind: 'bits', sets: [bits], codes: null, accepted: null });
             break;
           }
-          // Each hash's positions are a sorted run of `positions`; several keys (anyOf) are merged into one list.
-          const runs: [number, number][] = [];
+          // Each hash's positions are a sorted run of `positions`; several keys (anyOf) are several lists,
+          // united where they are read: into a bitset, or (a generator) sorted together, few as they are then.
+          const starts: number[] = [];
+          const ends: number[] = [];
+          let count = 0;
           for (const hash of Array.from(condition.hashes)) {
             const first = lowerBound(hashes, hash);
             let last = first;
             while (last < hashes.length && hashes[last] === hash) last++;
-            if (last > first) runs.push([first, last]);
+            if (last === first) continue;
+            starts.push(first);
+            ends.push(last);
+            count += last - first;
           }
-          if (runs.length === 0) return null;
-          if (runs.length === 1) {
-            const [first, last] = runs[0]!;
-            terms.push({ kind: 'lists', data: positions, offsets: [first, last], first: 0, last: 1, count: last - first });
-          } else {
-            const merged = mergeRuns(positions, runs);
-            terms.push({ kind: 'lists', data: merged, offsets: [0, merged.length], first: 0, last: 1, count: merged.length });
-          }
+          if (count === 0) return null;
+          terms.push({ kind: 'lists', data: positions, starts, ends, count });
           break;
         }
         case 'keyValue': {
@@ -567,7 +567,9 @@ export class MainPart {
           const [first, last] = index.words.prefixRange(condition.prefix);
           if (last === first) return null;
           const count = index.offsets[last]! - index.offsets[first]!;
-          terms.push({ kind: 'lists', data: index.postings, offsets: index.offsets, first, last, count });
+          const starts = index.offsets.subarray(first, last);
+          const ends = index.offsets.subarray(first + 1, last + 1);
+          terms.push({ kind: 'lists', data: index.postings, starts, ends, count });
           break;
         }
       }
@@ -755,18 +757,18 @@ export class MainPart {
 
   /** The generator's positions within [lo, hi), ascending and distinct. */
   private gather(term: ListsTerm): Int32Array {
-    const { data, offsets } = term;
-    if (term.last - term.first === 1) {
-      const end = offsets[term.first + 1]!;
-      const from = lowerBound(data, this.lo, offsets[term.first]!, end);
+    const { data, starts, ends } = term;
+    if (starts.length === 1) {
+      const end = ends[0]!;
+      const from = lowerBound(data, this.lo, starts[0]!, end);
       return data.subarray(from, lowerBound(data, this.hi, from, end));
     }
     if (this.candidates.length < term.count) this.candidates = new Int32Array(term.count);
     const out = this.candidates;
     let count = 0;
-    for (let i = term.first; i < term.last; i++) {
-      const end = offsets[i + 1]!;
-      for (let k = lowerBound(data, this.lo, offsets[i]!, end); k < end && data[k]! < this.hi; k++) out[count++] = data[k]!;
+    for (let i = 0; i < starts.length; i++) {
+      const end = ends[i]!;
+      for (let k = lowerBound(data, this.lo, starts[i]!, end); k < end && data[k]! < this.hi; k++) out[count++] = data[k]!;
     }
     const sorted = out.subarray(0, count).sort();
     let distinct = 0;
@@ -924,7 +926,8 @@ function andAtLeast(acc: Uint32Array, index: NumberIndex, min: number, firstWord
     if (bits === 0) continue;
     let above = 0;
     let equal = bits;
-    for (let plane = planes.length - 1; plane >= 0; plane--) {
+    // Highest plane first: once no record of the word still equals the edge's code so far, the lower planes change nothing.
+    for (let plane = planes.length - 1; plane >= 0 && equal !== 0; plane--) {
       const set = planes[plane]![w]!;
       if (((edge >>> plane) & 1) !== 0) equal &= set;
       else {
@@ -1012,28 +1015,12 @@ export function keysByPosition(index: KeyIndex, size: number): KeysByPosition {
   return { distinct, offsets, ordinals };
 }
 
-/** The positions of several runs of a key index, ascending and distinct (a record may hold two of the keys). */
-function mergeRuns(positions: Int32Array, runs: readonly [number, number][]): Int32Array {
-  let size = 0;
-  for (const [first, last] of runs) size += last - first;
-  const out = new Int32Array(size);
-  let fill = 0;
-  for (const [first, last] of runs) {
-    out.set(positions.subarray(first, last), fill);
-    fill += last - first;
-  }
-  out.sort();
-  let distinct = 0;
-  for (let i = 0; i < size; i++) if (distinct === 0 || out[i] !== out[distinct - 1]) out[distinct++] = out[i]!;
-  return out.subarray(0, distinct);
-}
-
 /** Sets the bits of the term's positions that fall in [lo, hi). */
 function orLists(bits: Uint32Array, term: ListsTerm, lo: number, hi: number): void {
-  const { data, offsets } = term;
-  for (let i = term.first; i < term.last; i++) {
-    const end = offsets[i + 1]!;
-    for (let k = lowerBound(data, lo, offsets[i]!, end); k < end; k++) {
+  const { data, starts, ends } = term;
+  for (let i = 0; i < starts.length; i++) {
+    const end = ends[i]!;
+    for (let k = lowerBound(data, lo, starts[i]!, end); k < end; k++) {
       const position = data[k]!;
       if (position >= hi) break;
       bits[position >>> 5]! |= 1 << (position & 31);
