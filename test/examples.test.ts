@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { pruneChangeLog } from '../src/changes/change-log-queries.js';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 import { fundingRecord } from './fixtures.js';
-import { backends, makeKey, startApp, type TestContext } from './helpers.js';
+import { startDemoApp } from './demo-store.js';
+import { backends, makeKey, type TestContext } from './helpers.js';
 import { ADMIN_TOKEN, ndjson } from './ingest/support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -78,8 +78,7 @@ describe('examples/', () => {
   let dir: string;
 
   before(async () => {
-    ctx = await startApp(backends()[0]!, { ADMIN_TOKEN });
-    await seedDatabase(ctx.db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc() });
+    ctx = await startDemoApp(backends()[0]!, { ADMIN_TOKEN });
     ({ key } = await makeKey(ctx.db, 'enterprise'));
     baseUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     dir = await mkdtemp(join(tmpdir(), 'dealsignal-examples-'));

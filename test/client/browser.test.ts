@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../account/chromium.js';
-import { backends, makeKey, startApp, type TestContext } from '../helpers.js';
+import { startDemoApp } from '../demo-store.js';
+import { backends, makeKey, type TestContext } from '../helpers.js';
 
 const CLIENT_DIST = fileURLToPath(new URL('../../client/dist/', import.meta.url));
 /** Where the page and the client's modules are served from, on the API's origin. */
@@ -20,8 +20,7 @@ describe('typed client in Chromium', { skip: chromiumMissing }, () => {
   let apiKey: string;
 
   before(async () => {
-    ctx = await startApp(backends()[0]!);
-    await seedDatabase(ctx.db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc() });
+    ctx = await startDemoApp(backends()[0]!);
     ({ key: apiKey } = await makeKey(ctx.db, 'pro'));
     baseUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -6,7 +6,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
+import { startDemoApp } from '../demo-store.js';
 import { clearData, describeEach, makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
 import { fundingRecord, insertFunding, insertMa, maRecord } from '../fixtures.js';
 
@@ -656,8 +656,7 @@ describeEach('v1 lookup: the documented example bodies on the demo data', (backe
   let ctx: TestContext;
 
   before(async () => {
-    ctx = await startApp(backend);
-    await seedDatabase(ctx.db, { scale: 'demo', seed: DEMO_SEED, asOf: startOfTodayUtc() });
+    ctx = await startDemoApp(backend);
   });
   after(() => ctx.close());
 

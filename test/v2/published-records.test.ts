@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../../src/demo/seed.js';
+import { startOfTodayUtc } from '../../src/demo/seed.js';
 import { hiring } from '../../src/catalog/registry.js';
 import { FUNDING_SIGNAL_NAMESPACE } from '../../src/catalog/datasets/funding-signals.js';
 import { uuidV5 } from '../../src/catalog/uuid.js';
@@ -32,7 +32,8 @@ import {
   investorRecord,
   jobChangeRecord,
 } from '../fixtures.js';
-import { describeEach, describeNeeding, makeKey, startApp, type TestContext } from '../helpers.js';
+import { startDemoApp } from '../demo-store.js';
+import { describeEach, describeNeeding, makeKey, type TestContext } from '../helpers.js';
 import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 import { documentValidator, publishedSchemasMissing, publishedValidator } from './published-schemas.js';
 
@@ -281,8 +282,7 @@ if (missing) {
     };
 
     before(async () => {
-      ctx = await startApp(backend, { ADMIN_TOKEN });
-      await seedDatabase(ctx.db, { scale: 'demo', seed: DEMO_SEED, asOf: today });
+      ctx = await startDemoApp(backend, { ADMIN_TOKEN }, { asOf: today });
       key = (await makeKey(ctx.db, 'enterprise')).key;
       await insertFunding(ctx.db, unlinked.funding);
       await insertAcquisitions(ctx.db, unlinked.acquisitions);
