@@ -109,8 +109,10 @@ export function backends(): Backend[] {
 }
 
 /**
- * The one store a suite about the HTTP surfaces runs on (accounts and their pages, the docs, the
- * client, MCP, limits, probes): PostgreSQL when DATABASE_URL is set, else the embedded store. What
+ * The one store a suite about the HTTP surfaces runs on (accounts and their pages, the docs and
+ * their examples, the client, MCP, limits, load shedding, probes, errors and parameter parsing, the
+ * answers against the published schemas, the benchmark's request lists): PostgreSQL when
+ * DATABASE_URL is set, else the embedded store. What
  * they store goes through the same SQL on both stores, which the data suites (lists, lookups,
  * ingest, the change log, the feed, webhooks, migrations) test on both; running these twice doubled
  * the run for no other code. TEST_STORES naming both stores runs them on both; the other store is

@@ -10,7 +10,7 @@ import { createRedisClient, RedisRateLimitStore } from '../src/platform/infra/re
 import { ResilientRateLimitStore } from '../src/platform/infra/resilient-rate-limit-store.js';
 import { generateApiKey } from '../src/accounts/api-keys.js';
 import { loadConfig } from '../src/config.js';
-import { backends, makeKey, startApp, testConfig, type TestContext, describeOnOneStore } from './helpers.js';
+import { backends, makeKey, oneStore, startApp, testConfig, type TestContext, describeOnOneStore } from './helpers.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 // As in production: account limits and the failed-authentication limit both on.
@@ -253,7 +253,7 @@ describeOnOneStore('the failed-authentication limit has its own setting', (backe
   });
 });
 
-for (const backend of backends()) {
+for (const backend of oneStore()) {
   const skip = backend.skip || (REDIS_URL ? false : 'REDIS_URL is not set');
   describe(`rate limits shared through Redis [${backend.name}]`, () => {
     if (skip) {

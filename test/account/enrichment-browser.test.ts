@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { companyRecord, hiringRecord, insertCompanies } from '../fixtures.js';
 import { ingest } from '../../src/ingest/importer.js';
 import { chromiumMissing, startPortalSession, signUpAndIn } from './chromium.js';
-import { describeEach } from '../helpers.js';
+import { describeOnOneStore } from '../helpers.js';
 
 const ACME = companyRecord({
   name: 'Acme Robotics',
@@ -67,7 +67,7 @@ function readCsv(text: string): string[][] {
 }
 
 // On both stores: the jobs, their worker and the page's routes run on each.
-describeEach('enriching a list on the account page in Chromium', (backend) => {
+describeOnOneStore('enriching a list on the account page in Chromium', (backend) => {
   it(
     'upload, map, enrich, download the CSV and the JSON; a malformed file names its line',
     { skip: chromiumMissing, timeout: 120_000 },

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { companyRecord, fundingRecord } from '../fixtures.js';
-import { describeEach } from '../helpers.js';
+import { describeOnOneStore } from '../helpers.js';
 import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 import { chromiumMissing, signUpAndIn, startPortalSession } from './chromium.js';
 
@@ -40,7 +40,7 @@ async function targetRows(item: Locator): Promise<string[][]> {
 }
 
 // On both stores: the monitors, their targets and the delivery log the card reads live in either.
-describeEach('monitors on the account page in Chromium', (backend) => {
+describeOnOneStore('monitors on the account page in Chromium', (backend) => {
   it(
     'create (a refusal shown first), add targets pasted and from CSV files, see them resolve, rename, pause, delete',
     { skip: chromiumMissing, timeout: 90_000 },

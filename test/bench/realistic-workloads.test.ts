@@ -31,7 +31,7 @@ import { generateFundingRecords, generateMaRecords } from '../../src/demo/v1-gen
 import { generateAcquisitionSignals, generateInvestors, generateJobChanges } from '../../src/demo/v2-generator.js';
 import { ingest } from '../../src/ingest/importer.js';
 import type { Database } from '../../src/platform/db/port.js';
-import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
 import { ADMIN_TOKEN, count } from '../ingest/support.js';
 
 const AS_OF = new Date('2026-01-15T00:00:00Z');
@@ -55,7 +55,7 @@ async function loadSmallSet(db: Database): Promise<void> {
   await load(db, 'acquisitions', generateAcquisitionSignals(5, 150, AS_OF));
 }
 
-describeEach('realistic workload lists', (backend) => {
+describeOnOneStore('realistic workload lists', (backend) => {
   let ctx: TestContext;
   let key: string;
   let lists: WorkloadLists;

@@ -7,7 +7,6 @@ import { openPostgres } from '../../src/platform/db/postgres.js';
 import type { Database } from '../../src/platform/db/port.js';
 import {
   backends,
-  describeEach,
   describeNeeding,
   freshSchema,
   makeKey,
@@ -16,6 +15,7 @@ import {
   testConfig,
   testContext,
   type TestContext,
+  describeOnOneStore,
 } from '../helpers.js';
 import { fundingRecord, insertFunding } from '../fixtures.js';
 
@@ -353,7 +353,7 @@ function stallEventLoop(ms: number): Promise<void> {
 
 const SHED_AT_MS = 400;
 
-describeEach('load shedding', (backend) => {
+describeOnOneStore('load shedding', (backend) => {
   let ctx: TestContext;
   before(async () => {
     ctx = await startApp(backend, {

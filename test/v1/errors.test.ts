@@ -4,11 +4,11 @@ import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/platform/db/port.js';
 import { revokeApiKey } from '../../src/accounts/api-key-queries.js';
 import { generateApiKey } from '../../src/accounts/api-keys.js';
-import { backends, describeEach, makeKey, startApp, testConfig, type TestContext } from '../helpers.js';
+import { backends, makeKey, startApp, testConfig, type TestContext, describeOnOneStore } from '../helpers.js';
 
 const V1_PATHS = ['/api/v1/funding', '/api/v1/m-a'];
 
-describeEach('v1 errors', (backend) => {
+describeOnOneStore('v1 errors', (backend) => {
   let ctx: TestContext;
   let key: string;
 

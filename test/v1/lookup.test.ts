@@ -652,7 +652,7 @@ describeOnOneStore('v1 lookup and the rate limit', (backend) => {
   });
 });
 
-describeEach('v1 lookup: the documented example bodies on the demo data', (backend) => {
+describeOnOneStore('v1 lookup: the documented example bodies on the demo data', (backend) => {
   let ctx: TestContext;
 
   before(async () => {

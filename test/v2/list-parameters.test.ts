@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { fundingRecord, insertFunding, insertInvestors, investorRecord } from '../fixtures.js';
-import { describeEach, makeKey, startApp, type TestContext } from '../helpers.js';
+import { makeKey, startApp, type TestContext, describeOnOneStore } from '../helpers.js';
 
 interface Parameter {
   name: string;
@@ -99,7 +99,7 @@ const TWO_VALUES: Record<string, string[]> = {
   applicants: ['0-25', '26-50'],
 };
 
-describeEach('list parameters: repeated keys as the comma list', (backend) => {
+describeOnOneStore('list parameters: repeated keys as the comma list', (backend) => {
   let ctx: TestContext;
   let key: string;
   let parameters: Map<string, Parameter[]>;

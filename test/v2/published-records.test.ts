@@ -33,7 +33,7 @@ import {
   jobChangeRecord,
 } from '../fixtures.js';
 import { startDemoApp } from '../demo-store.js';
-import { describeEach, describeNeeding, makeKey, type TestContext } from '../helpers.js';
+import { describeNeeding, makeKey, type TestContext, describeOnOneStore } from '../helpers.js';
 import { ADMIN_TOKEN, importRecords } from '../ingest/support.js';
 import { documentValidator, publishedSchemasMissing, publishedValidator } from './published-schemas.js';
 
@@ -201,7 +201,7 @@ function checkFields(path: string, record: Record<string, unknown>, january: str
 if (missing) {
   describeNeeding('v2 records against the published schemas', 'the published OpenAPI files', missing, () => undefined);
 } else {
-  describeEach('v2 records against the published 2.2.0 and January 2026 schemas', (backend) => {
+  describeOnOneStore('v2 records against the published 2.2.0 and January 2026 schemas', (backend) => {
     let ctx: TestContext;
     let key: string;
     const today = startOfTodayUtc();
