@@ -232,7 +232,6 @@ async function main(): Promise<void> {
       `- Data: ${rowCountList(dataset.rowCounts)}`,
       mixServerLine(options),
       ...checks,
-      '',
       `- While ingesting: ${LIVE_RECORDS_PER_SECOND} records a second through \`POST /admin/ingest/KIND\` (every second ${LIVE_BATCH} ` +
         `funding rounds and ${LIVE_BATCH} job changes, dated now, one upload of each), from the warm-up to the end of the ` +
         `second run; removed from the database afterwards.`,
