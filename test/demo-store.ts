@@ -1,13 +1,11 @@
 // An app on the demo data set (DEMO_SEED, as of today at 00:00 UTC), for the suites that serve it.
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp, type AppOptions } from '../src/app.js';
 import { DEMO_SEED, seedDatabase, startOfTodayUtc } from '../src/demo/seed.js';
 import { migrate } from '../src/platform/db/migrate.js';
-import { openPglite, pgliteSnapshot } from '../src/platform/db/pglite.js';
-import { startApp, testConfig, testContext, type Backend, type TestContext } from './helpers.js';
+import { openPglite } from '../src/platform/db/pglite.js';
+import { pgliteDump, startApp, testConfig, testContext, type Backend, type TestContext } from './helpers.js';
 
 /** Every file under a folder of the package, by path, in a stable order. */
 function filesUnder(folder: string): string[] {
@@ -19,44 +17,27 @@ function filesUnder(folder: string): string[] {
 }
 
 /**
- * The migrated embedded store with the demo data seeded as of `asOf`, as a dump of its data
- * directory, kept in the temporary folder for every test process: seeding it takes about 14 s of
- * WASM work, which each suite serving the demo data on the embedded store otherwise repeated. The
- * dump is named after everything it is made from (the engine's version, the migrations, the source
- * code that seeds and stores, the date), so a change to any of them makes a new one.
+ * The migrated embedded store with the demo data seeded as of `asOf`, as a dump (pgliteDump):
+ * seeding it takes about 14 s of WASM work, which each suite serving the demo data on the embedded
+ * store otherwise repeated. Named after everything it is made from (the migrations, the source
+ * code that seeds and stores, the seed and the date), so a change to any of them makes a new one.
  */
 const demoSnapshots = new Map<string, Promise<Blob>>();
-const DUMP_PREFIX = 'dealsignal-test-demo-store-';
 function demoPgliteSnapshot(asOf: Date): Promise<Blob> {
   const key = asOf.toISOString();
   let snapshot = demoSnapshots.get(key);
   if (!snapshot) {
-    snapshot = (async () => {
-      const hash = createHash('sha256');
-      hash.update(readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url)));
-      for (const file of [...filesUnder('migrations'), ...filesUnder('src')]) hash.update(file).update(readFileSync(file));
-      hash.update(`${DEMO_SEED} ${key}`);
-      const file = join(tmpdir(), `${DUMP_PREFIX}${hash.digest('hex').slice(0, 16)}.tar`);
-      try {
-        return new Blob([readFileSync(file)]);
-      } catch {
-        const made = await pgliteSnapshot(async (db) => {
-          await migrate(db);
-          await seedDatabase(db, { scale: 'demo', seed: DEMO_SEED, asOf });
-        });
-        // Written aside, then renamed: a process reading it meanwhile never sees half a file.
-        const partial = `${file}.${process.pid}`;
-        writeFileSync(partial, Buffer.from(await made.arrayBuffer()));
-        renameSync(partial, file);
-        // Whole dumps made from other code are never read again (about 200 MB each): removed (another
-        // process's partial one, named .tar.<pid>, is left to it).
-        for (const other of readdirSync(tmpdir())) {
-          const whole = other.startsWith(DUMP_PREFIX) && other.endsWith('.tar');
-          if (whole && join(tmpdir(), other) !== file) rmSync(join(tmpdir(), other), { force: true });
-        }
-        return made;
-      }
-    })();
+    snapshot = pgliteDump(
+      'dealsignal-test-demo-store-',
+      (hash) => {
+        for (const file of [...filesUnder('migrations'), ...filesUnder('src')]) hash.update(file).update(readFileSync(file));
+        hash.update(`${DEMO_SEED} ${key}`);
+      },
+      async (db) => {
+        await migrate(db);
+        await seedDatabase(db, { scale: 'demo', seed: DEMO_SEED, asOf });
+      },
+    );
     demoSnapshots.set(key, snapshot);
   }
   return snapshot;

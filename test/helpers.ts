@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -32,27 +32,49 @@ export interface Backend {
  */
 let migratedTemplate: Promise<Blob> | undefined;
 function migratedPgliteTemplate(): Promise<Blob> {
-  migratedTemplate ??= (async () => {
-    const migrations = new URL('../migrations/', import.meta.url);
-    const hash = createHash('sha256');
-    // The engine's version too: a dump is read by the PGlite that made it.
-    hash.update(readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url)));
-    for (const name of readdirSync(migrations).sort()) hash.update(name).update(readFileSync(new URL(name, migrations)));
-    const file = join(tmpdir(), `dealsignal-test-store-${hash.digest('hex').slice(0, 16)}.tar`);
-    try {
-      return new Blob([readFileSync(file)]);
-    } catch {
-      const snapshot = await pgliteSnapshot(async (db) => {
-        await migrate(db);
-      });
-      // Written aside, then renamed: a process reading it meanwhile never sees half a file.
-      const partial = `${file}.${process.pid}`;
-      writeFileSync(partial, Buffer.from(await snapshot.arrayBuffer()));
-      renameSync(partial, file);
-      return snapshot;
-    }
-  })();
+  migratedTemplate ??= pgliteDump(
+    'dealsignal-test-store-',
+    (hash) => {
+      const migrations = new URL('../migrations/', import.meta.url);
+      for (const name of readdirSync(migrations).sort()) hash.update(name).update(readFileSync(new URL(name, migrations)));
+    },
+    migrate,
+  );
   return migratedTemplate;
+}
+
+/**
+ * An embedded store prepared by `prepare`, as a dump of its data directory kept in the temporary
+ * folder for every test process, named `prefix` and a hash of what `describe` adds to it and of the
+ * PGlite version (a dump is read by the PGlite that made it): made once, then opened as a copy.
+ */
+export async function pgliteDump(
+  prefix: string,
+  describe: (hash: Hash) => void,
+  prepare: (db: Database) => Promise<unknown>,
+): Promise<Blob> {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url)));
+  describe(hash);
+  const file = join(tmpdir(), `${prefix}${hash.digest('hex').slice(0, 16)}.tar`);
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {
+    const snapshot = await pgliteSnapshot(async (db) => {
+      await prepare(db);
+    });
+    // Written aside, then renamed: a process reading it meanwhile never sees half a file.
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, Buffer.from(await snapshot.arrayBuffer()));
+    renameSync(partial, file);
+    // Whole dumps of this kind made from other inputs are never read again: removed (another
+    // process's partial one, named .tar.<pid>, is left to it).
+    for (const other of readdirSync(tmpdir())) {
+      const whole = other.startsWith(prefix) && other.endsWith('.tar');
+      if (whole && join(tmpdir(), other) !== file) rmSync(join(tmpdir(), other), { force: true });
+    }
+    return snapshot;
+  }
 }
 
 const DATABASE_URL = process.env.DATABASE_URL;

@@ -165,6 +165,8 @@ export class PeopleDirectory {
         if (current || attempt === PAGE_ATTEMPTS) return { total, people: plans.flatMap(viewOf) };
         await this.catchUp();
         current = true;
+        // Nothing applied meanwhile: the page asked before the catch-up is the answer (no second index query).
+        if (comparePositions(follower.position, position) === 0) return { total, people: plans.flatMap(viewOf) };
         continue;
       }
       const { rows, head } = await sourceRowsWithHead(this.db, sourcesByDataset(missing));
